@@ -1,0 +1,20 @@
+"""The hand evaluator: one table-driven module for wins, readings, waits and shanten with wilds."""
+
+from .core import PATTERNS, is_complete, pattern_shanten, shanten, waits
+from .readings import ALL_FACES, PAIR, SEQ, TRIPLET, Group, Reading, readings, wild_faces_of
+
+__all__ = [
+    "ALL_FACES",
+    "PAIR",
+    "PATTERNS",
+    "SEQ",
+    "TRIPLET",
+    "Group",
+    "Reading",
+    "is_complete",
+    "pattern_shanten",
+    "readings",
+    "shanten",
+    "waits",
+    "wild_faces_of",
+]

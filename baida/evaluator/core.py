@@ -1,0 +1,159 @@
+"""Win test, shanten, waits and pattern distances for hands with wild tiles.
+
+All functions take the concealed non-wild tiles as a 34-count sequence (``counts``), the
+number of wild tiles held (``wilds``) and how many sets the concealed part must still form
+(``sets``: 4 in Jiaxing and 5 in Wenling, minus the melds already exposed). A complete
+concealed part has ``3 * sets + 2`` tiles; a hand one tile short has ``3 * sets + 1``.
+Seven pairs is not a winning shape in either ruleset, so only sets + one pair count.
+
+Wilds may stand for any of the 34 kinds here, a fifth copy included; rulesets that restrict
+the faces (Wenling's specials, Jiaxing's ``wild_fifth_copy = false``) filter readings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from . import tables
+from .tables import (
+    COMBINED,
+    HONOUR_DIST,
+    HONOUR_NEED,
+    SUIT_DIST,
+    SUIT_NEED,
+    VECTORS,
+    combine,
+    honour_dist,
+    honour_need,
+    suit_dist,
+    suit_need,
+)
+
+PATTERNS = ("qingyise", "hunyise", "duiduihe", "quanlaotou")
+
+
+def is_complete(counts: Sequence[int], wilds: int = 0) -> bool:
+    """Whether the tiles plus ``wilds`` wilds form sets and exactly one pair.
+
+    The number of sets is implied by the tile count, which must be 3n + 2.
+    """
+    b = bytes(counts)
+    k = b[0:9]
+    m = SUIT_NEED.get(k)
+    if m is None:
+        m = suit_need(k)
+    k = b[9:18]
+    p = SUIT_NEED.get(k)
+    if p is None:
+        p = suit_need(k)
+    k = b[18:27]
+    s = SUIT_NEED.get(k)
+    if s is None:
+        s = suit_need(k)
+    k = b[27:34]
+    h = HONOUR_NEED.get(k)
+    if h is None:
+        h = honour_need(k)
+    base = (m & 15) + (p & 15) + (s & 15) + (h & 15)
+    extra = min((m >> 4) - (m & 15), (p >> 4) - (p & 15), (s >> 4) - (s & 15), (h >> 4) - (h & 15))
+    return base + extra <= wilds
+
+
+def _distance_vector(counts: Sequence[int]) -> tuple[int, ...]:
+    b = bytes(counts)
+    k = b[0:9]
+    m = SUIT_DIST.get(k)
+    if m is None:
+        m = suit_dist(k)
+    k = b[9:18]
+    p = SUIT_DIST.get(k)
+    if p is None:
+        p = suit_dist(k)
+    k = b[18:27]
+    s = SUIT_DIST.get(k)
+    if s is None:
+        s = suit_dist(k)
+    k = b[27:34]
+    h = HONOUR_DIST.get(k)
+    if h is None:
+        h = honour_dist(k)
+    mp = COMBINED.get((m << 20) | p)
+    if mp is None:
+        mp = combine(m, p)
+    sh = COMBINED.get((s << 20) | h)
+    if sh is None:
+        sh = combine(s, h)
+    whole = COMBINED.get((mp << 20) | sh)
+    if whole is None:
+        whole = combine(mp, sh)
+    return VECTORS[whole]
+
+
+def shanten(counts: Sequence[int], wilds: int = 0, sets: int = 4) -> int:
+    """Tiles away from tenpai (0 = tenpai, -1 = complete) for ``sets`` sets and a pair."""
+    return _distance_vector(counts)[2 * sets + 1] - wilds - 1
+
+
+def waits(counts: Sequence[int], wilds: int = 0) -> list[int]:
+    """The kinds (0-33) that complete a hand one tile short, ``3n + 1`` tiles with wilds."""
+    work = list(counts)
+    out = []
+    for kind in range(34):
+        work[kind] += 1
+        if is_complete(work, wilds):
+            out.append(kind)
+        work[kind] -= 1
+    return out
+
+
+def _part_vector(counts: Sequence[int], part: int) -> tuple[int, ...]:
+    b = bytes(counts)
+    if part < 3:
+        key = b[9 * part : 9 * part + 9]
+        vid = SUIT_DIST.get(key)
+        return VECTORS[suit_dist(key) if vid is None else vid]
+    key = b[27:34]
+    vid = HONOUR_DIST.get(key)
+    return VECTORS[honour_dist(key) if vid is None else vid]
+
+
+def _triplet_distance(counts: Sequence[int], sets: int, kinds: Sequence[int]) -> int:
+    """Fewest tiles missing for ``sets`` triplets and a pair using only ``kinds``."""
+    have = sorted((min(counts[k], 3) for k in kinds), reverse=True)
+    if len(have) < sets + 1:
+        have += [0] * (sets + 1 - len(have))
+    best = tables.INF
+    top = have[: sets + 1]
+    triplet_missing = sum(3 - c for c in top)
+    # one of the chosen kinds is the pair; a kind outside the top may be better as the pair
+    for j, c in enumerate(top):
+        pair_kind = min(c, 2)
+        missing = triplet_missing - (3 - c) + (2 - pair_kind)
+        best = min(best, missing)
+    return best
+
+
+def pattern_shanten(
+    counts: Sequence[int], wilds: int, sets: int, pattern: str, suit: int | None = None
+) -> int:
+    """Shanten toward one 台头和 pattern, ignoring tiles that cannot belong to it.
+
+    ``pattern`` is one of ``qingyise`` (one suit, ``suit`` 0-2 or the best), ``hunyise``
+    (one suit plus honours), ``duiduihe`` (triplets only) or ``quanlaotou`` (honours only).
+    The caller rules out patterns that the exposed melds already break.
+    """
+    if pattern == "qingyise" or pattern == "hunyise":
+        suits = range(3) if suit is None else (suit,)
+        best = tables.INF
+        honours = _part_vector(counts, 3) if pattern == "hunyise" else None
+        for s in suits:
+            vec = _part_vector(counts, s)
+            if honours is not None:
+                vec = VECTORS[combine(tables._intern(vec), tables._intern(honours))]
+            best = min(best, vec[2 * sets + 1])
+        return best - wilds - 1
+    if pattern == "quanlaotou":
+        return _part_vector(counts, 3)[2 * sets + 1] - wilds - 1
+    if pattern == "duiduihe":
+        return _triplet_distance(counts, sets, range(34)) - wilds - 1
+    raise ValueError(f"unknown pattern {pattern!r}; expected one of {', '.join(PATTERNS)}")

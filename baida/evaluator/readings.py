@@ -1,0 +1,137 @@
+"""Every reading of a complete hand: its split into sets and a pair, and each wild's face.
+
+A reading is a tuple of ``Group`` values, sorted, so two readings compare equal exactly when
+they split the hand the same way with the same wild faces. ``readings`` yields each distinct
+reading once, lazily, so a caller that stops early pays only for what it used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterator, Sequence
+from itertools import combinations_with_replacement
+from typing import NamedTuple
+
+SEQ, TRIPLET, PAIR = "seq", "triplet", "pair"
+ALL_FACES = frozenset(range(34))
+SEQUENCE_STARTS = tuple(s * 9 + r for s in range(3) for r in range(7))
+
+
+class Group(NamedTuple):
+    """One set or the pair of a reading, with the faces its wild tiles take."""
+
+    shape: str  # "seq", "triplet" or "pair"
+    tile: int  # the lowest tile of a sequence, the kind of a triplet or pair
+    wild_faces: tuple[int, ...] = ()
+
+    @property
+    def tiles(self) -> tuple[int, ...]:
+        """The kinds the group stands for, wilds substituted."""
+        if self.shape == SEQ:
+            return (self.tile, self.tile + 1, self.tile + 2)
+        return (self.tile,) * (3 if self.shape == TRIPLET else 2)
+
+    @property
+    def is_set(self) -> bool:
+        return self.shape != PAIR
+
+
+Reading = tuple[Group, ...]
+
+
+def _with_lowest(
+    counts: list[int], i: int, wilds: int, pair_open: bool, faces: Collection[int]
+) -> Iterator[tuple[Group, tuple[int, ...]]]:
+    """Groups holding one natural ``i`` (the lowest left): (group, naturals used)."""
+    c = counts[i]
+    for used in range(min(c, 3), 0, -1):
+        need = 3 - used
+        if need <= wilds and (need == 0 or i in faces):
+            yield Group(TRIPLET, i, (i,) * need), (i,) * used
+    if pair_open:
+        for used in range(min(c, 2), 0, -1):
+            need = 2 - used
+            if need <= wilds and (need == 0 or i in faces):
+                yield Group(PAIR, i, (i,) * need), (i,) * used
+    if i >= 27:
+        return
+    rank = i % 9
+    for start in (i - 2, i - 1, i):
+        if start < i - rank or start + 2 > i - rank + 8:
+            continue
+        positions = [p for p in (start, start + 1, start + 2) if p != i]
+        options: list[list[tuple[bool, int]]] = []
+        for p in positions:
+            opts = []
+            if p > i and counts[p] > 0:
+                opts.append((True, p))
+            if p in faces:
+                opts.append((False, p))
+            options.append(opts)
+        for a in options[0]:
+            for b in options[1]:
+                wild_faces = tuple(p for natural, p in (a, b) if not natural)
+                if len(wild_faces) > wilds:
+                    continue
+                used = (i,) + tuple(p for natural, p in (a, b) if natural)
+                yield Group(SEQ, start, wild_faces), used
+
+
+def _pure_wild_groups(
+    wilds: int, pair_open: bool, faces: Collection[int]
+) -> Iterator[tuple[Group, ...]]:
+    """Every way the leftover wilds form whole sets (and the pair, if still open)."""
+    n_sets, rest = divmod(wilds - (2 if pair_open else 0), 3)
+    if rest or n_sets < 0:
+        return
+    set_options = [Group(TRIPLET, f, (f,) * 3) for f in sorted(faces)]
+    set_options += [
+        Group(SEQ, s, (s, s + 1, s + 2))
+        for s in SEQUENCE_STARTS
+        if s in faces and s + 1 in faces and s + 2 in faces
+    ]
+    pair_options = [Group(PAIR, f, (f, f)) for f in sorted(faces)] if pair_open else [None]
+    for sets in combinations_with_replacement(set_options, n_sets):
+        for pair in pair_options:
+            yield sets if pair is None else sets + (pair,)
+
+
+def readings(
+    counts: Sequence[int], wilds: int = 0, faces: Collection[int] = ALL_FACES
+) -> Iterator[Reading]:
+    """Each distinct reading of ``counts`` (34 kinds) plus ``wilds`` as sets and one pair.
+
+    ``faces`` limits what a wild may stand for (Wenling's specials, for example).
+    """
+    work = list(counts)
+    total = sum(work) + wilds
+    if total % 3 != 2:
+        return
+    seen: set[Reading] = set()
+    stack: list[Group] = []
+
+    def walk(start: int, wilds_left: int, pair_open: bool) -> Iterator[Reading]:
+        i = start
+        while i < 34 and work[i] == 0:
+            i += 1
+        if i == 34:
+            for tail in _pure_wild_groups(wilds_left, pair_open, faces):
+                reading = tuple(sorted(stack + list(tail)))
+                if reading not in seen:
+                    seen.add(reading)
+                    yield reading
+            return
+        for group, used in list(_with_lowest(work, i, wilds_left, pair_open, faces)):
+            for p in used:
+                work[p] -= 1
+            stack.append(group)
+            yield from walk(i, wilds_left - len(group.wild_faces), pair_open and group.shape != PAIR)
+            stack.pop()
+            for p in used:
+                work[p] += 1
+
+    yield from walk(0, wilds, True)
+
+
+def wild_faces_of(reading: Reading) -> list[int]:
+    """The faces of all the wilds in a reading, groups in order."""
+    return [face for group in reading for face in group.wild_faces]

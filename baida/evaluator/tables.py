@@ -1,0 +1,156 @@
+"""Per-part tables keyed by count vectors, filled at first use and kept for the process.
+
+A hand's 34 kinds fall into four *parts*: the three suits (9 kinds each, sequences allowed)
+and the honours (7 kinds, triplets and pairs only). Everything the evaluator answers is a
+combination of per-part facts, so each part's count vector (as ``bytes``) is the key of:
+
+* ``need_code(part)``: the fewest wilds that complete every tile of the part into sets
+  (low 4 bits) and into sets plus one pair (high bits).
+* ``dist_id(part)``: the id of a distance vector ``d[2k + p]`` = the fewest tiles missing to
+  form ``k`` sets (k = 0..5) and ``p`` pairs (p = 0..1) out of the part's tiles, the rest
+  being thrown away. Vectors are interned, and combined part by part through a second
+  cached table (``combine``), so a shanten number costs a handful of dictionary lookups.
+
+Entries are computed by an exhaustive recursion on first sight of a key and cached.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+MAX_SETS = 5
+VEC_LEN = 2 * (MAX_SETS + 1)
+INF = 99
+
+SUIT_NEED: dict[bytes, int] = {}
+HONOUR_NEED: dict[bytes, int] = {}
+SUIT_DIST: dict[bytes, int] = {}
+HONOUR_DIST: dict[bytes, int] = {}
+
+_vec_ids: dict[tuple[int, ...], int] = {}
+VECTORS: list[tuple[int, ...]] = []
+COMBINED: dict[int, int] = {}
+
+
+def _groups_with_lowest(counts: bytes, i: int, sequences: bool, allow_pair: bool):
+    """Every group that holds one copy of kind ``i`` (the lowest left) and naturals only at or
+    above ``i``: yields (is_pair, naturals used as a tuple of indices, wilds needed)."""
+    c = counts[i]
+    for used in range(1, min(c, 3) + 1):
+        yield False, (i,) * used, 3 - used
+    if allow_pair:
+        for used in range(1, min(c, 2) + 1):
+            yield True, (i,) * used, 2 - used
+    if not sequences:
+        return
+    for start in (i - 2, i - 1, i):
+        if start < 0 or start + 2 > 8:
+            continue
+        others = [p for p in (start, start + 1, start + 2) if p != i]
+        # every choice of natural (where one is left) or wild for the other two positions
+        choices: list[list[tuple[int, ...]]] = []
+        for p in others:
+            opts: list[tuple[int, ...]] = [()]
+            if p > i and counts[p] > 0:
+                opts.append((p,))
+            choices.append(opts)
+        for first in choices[0]:
+            for second in choices[1]:
+                naturals = (i,) + first + second
+                yield False, naturals, 3 - len(naturals)
+
+
+def _minus(counts: bytes, used: tuple[int, ...]) -> bytes:
+    arr = bytearray(counts)
+    for p in used:
+        arr[p] -= 1
+    return bytes(arr)
+
+
+@lru_cache(maxsize=None)
+def _need(counts: bytes, sequences: bool, pair: bool) -> int:
+    """Fewest wilds completing all of ``counts`` into sets (+ exactly one pair if ``pair``)."""
+    i = next((k for k, c in enumerate(counts) if c), -1)
+    if i < 0:
+        return 2 if pair else 0
+    best = INF
+    for is_pair, used, wilds in _groups_with_lowest(counts, i, sequences, pair):
+        rest = _need(_minus(counts, used), sequences, pair and not is_pair)
+        if wilds + rest < best:
+            best = wilds + rest
+    return best
+
+
+@lru_cache(maxsize=None)
+def _dist(counts: bytes, sequences: bool) -> tuple[int, ...]:
+    """Distance vector d[2k+p]: fewest tiles missing for k sets and p pairs from ``counts``."""
+    i = next((k for k, c in enumerate(counts) if c), -1)
+    if i < 0:
+        return tuple(3 * (j // 2) + 2 * (j % 2) for j in range(VEC_LEN))
+    best = list(_dist(_minus(counts, (i,)), sequences))  # throw one copy of i away
+    for is_pair, used, missing in _groups_with_lowest(counts, i, sequences, True):
+        sub = _dist(_minus(counts, used), sequences)
+        if is_pair:
+            for k in range(MAX_SETS + 1):
+                value = sub[2 * k] + missing
+                if value < best[2 * k + 1]:
+                    best[2 * k + 1] = value
+        else:
+            for k in range(MAX_SETS):
+                for p in (0, 1):
+                    value = sub[2 * k + p] + missing
+                    if value < best[2 * (k + 1) + p]:
+                        best[2 * (k + 1) + p] = value
+    return tuple(best)
+
+
+def _intern(vec: tuple[int, ...]) -> int:
+    vid = _vec_ids.get(vec)
+    if vid is None:
+        vid = len(VECTORS)
+        _vec_ids[vec] = vid
+        VECTORS.append(vec)
+    return vid
+
+
+def suit_need(key: bytes) -> int:
+    code = _need(key, True, False) | (_need(key, True, True) << 4)
+    SUIT_NEED[key] = code
+    return code
+
+
+def honour_need(key: bytes) -> int:
+    ordered = bytes(sorted(key))
+    code = _need(ordered, False, False) | (_need(ordered, False, True) << 4)
+    HONOUR_NEED[key] = code
+    return code
+
+
+def suit_dist(key: bytes) -> int:
+    vid = _intern(_dist(key, True))
+    SUIT_DIST[key] = vid
+    return vid
+
+
+def honour_dist(key: bytes) -> int:
+    vid = _intern(_dist(bytes(sorted(key)), False))
+    HONOUR_DIST[key] = vid
+    return vid
+
+
+def combine(a: int, b: int) -> int:
+    """The id of the min-plus combination of distance vectors ``a`` and ``b``."""
+    va, vb = VECTORS[a], VECTORS[b]
+    out = [INF] * VEC_LEN
+    for ka in range(MAX_SETS + 1):
+        for pa in (0, 1):
+            x = va[2 * ka + pa]
+            for kb in range(MAX_SETS + 1 - ka):
+                for pb in (0, 1 - pa):
+                    j = 2 * (ka + kb) + pa + pb
+                    value = x + vb[2 * kb + pb]
+                    if value < out[j]:
+                        out[j] = value
+    vid = _intern(tuple(out))
+    COMBINED[(a << 20) | b] = vid
+    return vid

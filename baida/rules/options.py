@@ -1,0 +1,157 @@
+"""Rule options of both rulesets, named and valued as in RULES.md §9, and their validation.
+
+>>> jiaxing_options({"allow_chi": False}).allow_chi
+False
+>>> jiaxing_options({"flower_flip_specials": True})
+Traceback (most recent call last):
+...
+baida.rules.options.OptionError: options.flower_flip_specials: not a Jiaxing option (it is Wenling's)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+
+class OptionError(ValueError):
+    """An unknown option or a value that the option does not take."""
+
+
+@dataclass(frozen=True, slots=True)
+class JiaxingOptions:
+    """嘉兴台头和 options (RULES.md §9, J-A items); defaults are the recommended ones."""
+
+    allow_chi: bool = True
+    allow_discard_win: bool = False
+    discard_win_payment: str = "discarder_one_share"
+    winner_bonus_points: int = 0
+    dealer_keeps_on_draw: bool = True
+    dandiao_mode: str = "structural"
+    wild_as_self_is_natural: bool = False
+    qlt_stacks_with_ddh: bool = True
+    require_pattern: bool = True
+    wild_honor_triplet_tai: bool = True
+    wild_fifth_copy: bool = True
+    qianggang_forbid: str = "both"
+    rob_with_chengbao: str = "absorb"
+    santan_enabled: bool = True
+    santan_threshold: int = 3
+    gaveup_can_win: bool = False
+    carry_fans_enabled: bool = True
+    carry_tokens_on_draw: bool = True
+    carry_on_tian_di: bool = True
+    dihu_mode: str = "first_draw"
+    wall_reserve: int = 0
+    rounds: int = 4
+
+
+@dataclass(frozen=True, slots=True)
+class WenlingOptions:
+    """温岭麻将 options (RULES.md §9, W-A items); defaults are the recommended ones."""
+
+    flower_flip_specials: bool = True
+    nonwinner_base20: bool = True
+    nonwinner_seat_flower: bool = False
+    nonwinner_de: str = "sifeng_only"
+    nonwinner_sifeng_lazi: bool = True
+    baosanjia_exemption: bool = True
+    sheng_chow_rule: str = "claimed_tile"
+    huangpai_pairs: int = 8
+    gangkai_on_flower: bool = False
+    ron_triplet_concealed: bool = True
+    panghe_selfdraw_only: bool = False
+    rob_payment: str = "all"
+    special_four_lazi: bool = True
+
+
+# The allowed strings of the string options; ints carry their minimum.
+CHOICES: dict[str, tuple[str, ...]] = {
+    "discard_win_payment": ("discarder_one_share", "discarder_three_shares"),
+    "dandiao_mode": ("structural", "pair_wait"),
+    "qianggang_forbid": ("both", "universal_wait", "wild_pair"),
+    "rob_with_chengbao": ("absorb", "additive"),
+    "dihu_mode": ("first_draw", "dealer_first_discard"),
+    "nonwinner_de": ("sifeng_only", "full"),
+    "sheng_chow_rule": ("claimed_tile", "all_three"),
+    "rob_payment": ("all", "robbed"),
+}
+MINIMUM: dict[str, int] = {
+    "winner_bonus_points": 0,
+    "santan_threshold": 1,
+    "wall_reserve": 0,
+    "rounds": 1,
+    "huangpai_pairs": 0,
+}
+
+Options = JiaxingOptions | WenlingOptions
+_CLASSES: dict[str, type[JiaxingOptions] | type[WenlingOptions]] = {
+    "jiaxing": JiaxingOptions,
+    "wenling": WenlingOptions,
+}
+_NAMES = {"jiaxing": "Jiaxing", "wenling": "Wenling"}
+_PREFIX = {"jiaxing": "jx.", "wenling": "wl."}
+
+
+def _check_value(name: str, value: Any, default: Any) -> Any:
+    where = f"options.{name}"
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise OptionError(f"{where}: expected true or false, got {value!r}")
+        return value
+    if isinstance(default, int):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise OptionError(f"{where}: expected an integer, got {value!r}")
+        if value < MINIMUM[name]:
+            raise OptionError(f"{where}: must be at least {MINIMUM[name]}, got {value}")
+        return value
+    allowed = CHOICES[name]
+    if value not in allowed:
+        raise OptionError(f"{where}: expected one of {', '.join(map(repr, allowed))}, got {value!r}")
+    return value
+
+
+def make_options(ruleset: str, given: dict[str, Any] | None) -> Options:
+    """Validate ``given`` (names without prefix) against ``ruleset``'s options."""
+    if ruleset not in _CLASSES:
+        raise OptionError(f"unknown ruleset {ruleset!r}; expected 'jiaxing' or 'wenling'")
+    cls = _CLASSES[ruleset]
+    if given is None:
+        return cls()
+    if not isinstance(given, dict):
+        raise OptionError(f"options: expected an object, got {type(given).__name__}")
+    defaults = {f.name: f.default for f in fields(cls)}
+    other = "wenling" if ruleset == "jiaxing" else "jiaxing"
+    other_names = {f.name for f in fields(_CLASSES[other])}
+    values: dict[str, Any] = {}
+    for name, value in given.items():
+        if name not in defaults:
+            if isinstance(name, str) and name.startswith(("jx.", "wl.")):
+                raise OptionError(
+                    f"options.{name}: write options without the {name[:3]!r} prefix"
+                    f" (for example {name[3:]!r})"
+                )
+            if name in other_names:
+                raise OptionError(
+                    f"options.{name}: not a {_NAMES[ruleset]} option (it is {_NAMES[other]}'s)"
+                )
+            raise OptionError(f"options.{name}: unknown option for {_NAMES[ruleset]}")
+        values[name] = _check_value(name, value, defaults[name])
+    return cls(**values)
+
+
+def jiaxing_options(given: dict[str, Any] | None = None) -> JiaxingOptions:
+    result = make_options("jiaxing", given)
+    assert isinstance(result, JiaxingOptions)
+    return result
+
+
+def wenling_options(given: dict[str, Any] | None = None) -> WenlingOptions:
+    result = make_options("wenling", given)
+    assert isinstance(result, WenlingOptions)
+    return result
+
+
+def options_to_json(options: Options) -> dict[str, Any]:
+    """The options as a plain object (every option, defaults included)."""
+    return {f.name: getattr(options, f.name) for f in fields(options)}

@@ -1,0 +1,39 @@
+"""The input of one scoring request (``baida score``, and the engine's settlement), typed.
+
+Field meanings are those of ``SCORING_API.md``. Seats are 0-3 for E, S, W, N (the dealer is
+E = 0); tiles are kinds from ``baida.tiles`` with ``WILD`` for a wild tile.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..hand import Hand
+from ..rules.options import Options
+
+
+@dataclass(slots=True)
+class ScoreRequest:
+    """A finished hand to settle."""
+
+    ruleset: str  # "jiaxing" or "wenling"
+    options: Options
+    indicator: int
+    winner: int
+    hand: Hand
+    win_tile: int | None  # None only for win_by == "lazi"
+    win_by: str = "self_draw"  # "self_draw" | "discard" | "rob_kong" | "lazi"
+    from_seat: int | None = None  # the discarder, or the robbed player
+    base: int = 1
+    round_wind: int = 0  # Jiaxing 风圈, seat index 0-3 = E S W N
+    after_kong: bool = False
+    after_special: bool = False
+    last_tile: bool = False
+    heavenly: bool = False
+    earthly: bool = False
+    carry_pool: int = 0  # Jiaxing
+    santan: list[tuple[int, int]] = field(default_factory=list)  # Jiaxing
+    gave_up: list[int] = field(default_factory=list)  # Jiaxing
+    others: dict[int, Hand] = field(default_factory=dict)  # Wenling non-winners' hands
+    liable: int | None = None  # Wenling 被包 seat
+    discarded_wild: bool = False  # Wenling

@@ -1,0 +1,1 @@
+"""Scoring of finished hands: the request type and the two rulesets' scorers."""

@@ -37,3 +37,12 @@ class ScoreRequest:
     others: dict[int, Hand] = field(default_factory=dict)  # Wenling non-winners' hands
     liable: int | None = None  # Wenling 被包 seat
     discarded_wild: bool = False  # Wenling
+
+
+class ScoreInputError(ValueError):
+    """Malformed scoring input; ``field`` names the offending field (``hand.melds[1]``...)."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message

@@ -82,7 +82,8 @@ def parse_meld(text: str) -> Meld:
         raise MeldError(f"a meld is a string like 'pon C', not {type(text).__name__}")
     kind, _, body = text.strip().partition(" ")
     if kind not in MELD_KINDS:
-        raise MeldError(f"unknown meld kind {kind!r} in {text!r}; expected one of {', '.join(MELD_KINDS)}")
+        expected = ", ".join(MELD_KINDS)
+        raise MeldError(f"unknown meld kind {kind!r} in {text!r}; expected one of {expected}")
     try:
         tiles = parse_tiles(body)
     except TileError as exc:

@@ -164,7 +164,8 @@ def parse_tiles(text: str) -> list[int]:
             i += 1
             continue
         if pending:
-            raise TileError(f"numbers {''.join(map(str, pending))!r} without a suit letter in {text!r}")
+            digits = "".join(map(str, pending))
+            raise TileError(f"numbers {digits!r} without a suit letter in {text!r}")
         if ch == "f":
             if i + 1 < n and text[i + 1] in "12345678":
                 out.append(FLOWER_FIRST + int(text[i + 1]) - 1)

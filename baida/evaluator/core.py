@@ -18,15 +18,13 @@ from . import tables
 from .tables import (
     COMBINED,
     HONOUR_DIST,
-    HONOUR_NEED,
+    NEED,
     SUIT_DIST,
-    SUIT_NEED,
     VECTORS,
     combine,
     honour_dist,
-    honour_need,
+    need_code,
     suit_dist,
-    suit_need,
 )
 
 PATTERNS = ("qingyise", "hunyise", "duiduihe", "quanlaotou")
@@ -38,25 +36,16 @@ def is_complete(counts: Sequence[int], wilds: int = 0) -> bool:
     The number of sets is implied by the tile count, which must be 3n + 2.
     """
     b = bytes(counts)
-    k = b[0:9]
-    m = SUIT_NEED.get(k)
-    if m is None:
-        m = suit_need(k)
-    k = b[9:18]
-    p = SUIT_NEED.get(k)
-    if p is None:
-        p = suit_need(k)
-    k = b[18:27]
-    s = SUIT_NEED.get(k)
-    if s is None:
-        s = suit_need(k)
-    k = b[27:34]
-    h = HONOUR_NEED.get(k)
-    if h is None:
-        h = honour_need(k)
-    base = (m & 15) + (p & 15) + (s & 15) + (h & 15)
-    extra = min((m >> 4) - (m & 15), (p >> 4) - (p & 15), (s >> 4) - (s & 15), (h >> 4) - (h & 15))
-    return base + extra <= wilds
+    try:
+        m = NEED[b[:9]]
+        p = NEED[b[9:18]]
+        s = NEED[b[18:27]]
+        h = NEED[b[27:]]
+    except KeyError:
+        m, p, s, h = (NEED.get(k) or need_code(k) for k in (b[:9], b[9:18], b[18:27], b[27:34]))
+    low = (m | p | s | h) & 0xFF
+    # sum of n0 over the parts, plus the smallest n1 - n0 (the part that holds the pair)
+    return ((m + p + s + h) >> 16) + (low & -low).bit_length() - 5 <= wilds
 
 
 def _distance_vector(counts: Sequence[int]) -> tuple[int, ...]:
@@ -126,10 +115,8 @@ def _triplet_distance(counts: Sequence[int], sets: int, kinds: Sequence[int]) ->
     top = have[: sets + 1]
     triplet_missing = sum(3 - c for c in top)
     # one of the chosen kinds is the pair; a kind outside the top may be better as the pair
-    for j, c in enumerate(top):
-        pair_kind = min(c, 2)
-        missing = triplet_missing - (3 - c) + (2 - pair_kind)
-        best = min(best, missing)
+    for c in top:
+        best = min(best, triplet_missing - (3 - c) + (2 - min(c, 2)))
     return best
 
 

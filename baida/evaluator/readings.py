@@ -124,7 +124,8 @@ def readings(
             for p in used:
                 work[p] -= 1
             stack.append(group)
-            yield from walk(i, wilds_left - len(group.wild_faces), pair_open and group.shape != PAIR)
+            still_open = pair_open and group.shape != PAIR
+            yield from walk(i, wilds_left - len(group.wild_faces), still_open)
             stack.pop()
             for p in used:
                 work[p] += 1

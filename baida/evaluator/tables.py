@@ -4,8 +4,10 @@ A hand's 34 kinds fall into four *parts*: the three suits (9 kinds each, sequenc
 and the honours (7 kinds, triplets and pairs only). Everything the evaluator answers is a
 combination of per-part facts, so each part's count vector (as ``bytes``) is the key of:
 
-* ``need_code(part)``: the fewest wilds that complete every tile of the part into sets
-  (low 4 bits) and into sets plus one pair (high bits).
+* ``NEED[part]``: the fewest wilds ``n0`` that complete every tile of the part into sets, and
+  ``n1`` into sets plus one pair, packed as ``n0 << 16 | 1 << (n1 - n0 + 4)``: summing four
+  parts' codes adds their ``n0``, and OR-ing their low bits marks the smallest ``n1 - n0``
+  (always in -1..2), so the win test needs no ``min`` call.
 * ``dist_id(part)``: the id of a distance vector ``d[2k + p]`` = the fewest tiles missing to
   form ``k`` sets (k = 0..5) and ``p`` pairs (p = 0..1) out of the part's tiles, the rest
   being thrown away. Vectors are interned, and combined part by part through a second
@@ -16,14 +18,13 @@ Entries are computed by an exhaustive recursion on first sight of a key and cach
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 MAX_SETS = 5
 VEC_LEN = 2 * (MAX_SETS + 1)
 INF = 99
 
-SUIT_NEED: dict[bytes, int] = {}
-HONOUR_NEED: dict[bytes, int] = {}
+NEED: dict[bytes, int] = {}  # 9-byte suit keys and 7-byte honour keys share one table
 SUIT_DIST: dict[bytes, int] = {}
 HONOUR_DIST: dict[bytes, int] = {}
 
@@ -67,7 +68,7 @@ def _minus(counts: bytes, used: tuple[int, ...]) -> bytes:
     return bytes(arr)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _need(counts: bytes, sequences: bool, pair: bool) -> int:
     """Fewest wilds completing all of ``counts`` into sets (+ exactly one pair if ``pair``)."""
     i = next((k for k, c in enumerate(counts) if c), -1)
@@ -81,7 +82,7 @@ def _need(counts: bytes, sequences: bool, pair: bool) -> int:
     return best
 
 
-@lru_cache(maxsize=None)
+@cache
 def _dist(counts: bytes, sequences: bool) -> tuple[int, ...]:
     """Distance vector d[2k+p]: fewest tiles missing for k sets and p pairs from ``counts``."""
     i = next((k for k, c in enumerate(counts) if c), -1)
@@ -113,16 +114,15 @@ def _intern(vec: tuple[int, ...]) -> int:
     return vid
 
 
-def suit_need(key: bytes) -> int:
-    code = _need(key, True, False) | (_need(key, True, True) << 4)
-    SUIT_NEED[key] = code
-    return code
-
-
-def honour_need(key: bytes) -> int:
-    ordered = bytes(sorted(key))
-    code = _need(ordered, False, False) | (_need(ordered, False, True) << 4)
-    HONOUR_NEED[key] = code
+def need_code(key: bytes) -> int:
+    """Fill and return ``NEED[key]`` for a suit (9 bytes) or the honours (7 bytes)."""
+    if len(key) == 9:
+        n0, n1 = _need(key, True, False), _need(key, True, True)
+    else:
+        ordered = bytes(sorted(key))
+        n0, n1 = _need(ordered, False, False), _need(ordered, False, True)
+    code = (n0 << 16) | (1 << (n1 - n0 + 4))
+    NEED[key] = code
     return code
 
 

@@ -163,6 +163,8 @@ def parse_tiles(text: str) -> list[int]:
             pending.clear()
             i += 1
             continue
+        if ch not in HONOUR_LETTERS and ch not in "f*":
+            raise TileError(f"unknown tile character {ch!r} in {text!r}")
         if pending:
             digits = "".join(map(str, pending))
             raise TileError(f"numbers {digits!r} without a suit letter in {text!r}")

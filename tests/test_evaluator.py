@@ -1,0 +1,247 @@
+"""The hand evaluator against small, obviously correct references.
+
+References used here: a plain recursive decomposition (naturals only) tried with every wild
+face, and, for shanten without wilds, the independent ``mahjong`` package.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import product
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from baida.evaluator import (
+    is_complete,
+    pattern_shanten,
+    readings,
+    shanten,
+    waits,
+    wild_faces_of,
+)
+from baida.tiles import WILD, counts34, parse_tiles
+
+# --- references ---------------------------------------------------------------------------
+
+
+@cache
+def _decompositions(counts: tuple[int, ...], pair_open: bool) -> frozenset[tuple]:
+    """Every split of ``counts`` into sets (+ one pair if ``pair_open``), as sorted tuples."""
+    first = next((k for k, c in enumerate(counts) if c), None)
+    if first is None:
+        return frozenset({()}) if not pair_open else frozenset()
+    out = set()
+    work = list(counts)
+    options = []
+    if work[first] >= 3:
+        options.append((("triplet", first), (first,) * 3))
+    if pair_open and work[first] >= 2:
+        options.append((("pair", first), (first,) * 2))
+    if first < 27 and first % 9 <= 6 and work[first + 1] and work[first + 2]:
+        options.append((("seq", first), (first, first + 1, first + 2)))
+    for group, used in options:
+        for t in used:
+            work[t] -= 1
+        rest = _decompositions(tuple(work), pair_open and group[0] != "pair")
+        out.update(tuple(sorted((group,) + r)) for r in rest)
+        for t in used:
+            work[t] += 1
+    return frozenset(out)
+
+
+def ref_splits(counts: list[int], wilds: int) -> set[tuple]:
+    """Every reading as a multiset of groups, trying every face for every wild."""
+    found: set[tuple] = set()
+    for faces in product(range(34), repeat=wilds):
+        work = list(counts)
+        for f in faces:
+            work[f] += 1
+        found |= _decompositions(tuple(work), True)
+    return found
+
+
+def ref_complete(counts: list[int], wilds: int) -> bool:
+    return bool(ref_splits(counts, wilds))
+
+
+# --- strategies ---------------------------------------------------------------------------
+
+SETS = [("seq", s * 9 + r) for s in range(3) for r in range(7)] + [("triplet", k) for k in range(34)]
+
+
+@st.composite
+def winning_hands(draw, sets: int = 4, max_wilds: int = 2):
+    """A complete concealed part built from random sets and a pair, some tiles made wild."""
+    tiles: list[int] = []
+    for _ in range(sets):
+        shape, tile = draw(st.sampled_from(SETS))
+        tiles += [tile, tile + 1, tile + 2] if shape == "seq" else [tile] * 3
+    pair = draw(st.integers(0, 33))
+    tiles += [pair, pair]
+    wilds = draw(st.integers(0, max_wilds))
+    positions = draw(st.permutations(range(len(tiles))))[:wilds]
+    naturals = [t for i, t in enumerate(tiles) if i not in positions]
+    return counts34(naturals), wilds
+
+
+@st.composite
+def random_hands(draw, size: int, max_wilds: int = 1):
+    wilds = draw(st.integers(0, max_wilds))
+    kinds = draw(st.lists(st.integers(0, 33), min_size=size - wilds, max_size=size - wilds))
+    counts = counts34(kinds)
+    assume(max(counts) <= 4)
+    return counts, wilds
+
+
+# --- tests -------------------------------------------------------------------------------
+
+
+def hand(text: str) -> tuple[list[int], int]:
+    tiles = parse_tiles(text)
+    return counts34(tiles), tiles.count(WILD)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("123m456m789m234m55m", True),
+        ("123m456m789m234m5m*", True),
+        ("FFF123s45s*NN", True),
+        ("11122233344455m", True),
+        ("123m456m789m11p2p3p5s", False),
+        ("1m4m7m1p4p7p1s4s7sESWNC", False),
+        ("********ESWNCF", False),
+        ("***ESWNCFP11m222p", False),
+        ("***111m222p333s44s", True),
+    ],
+)
+def test_known_hands(text, expected):
+    counts, wilds = hand(text)
+    assert is_complete(counts, wilds) is expected
+    assert (shanten(counts, wilds, (sum(counts) + wilds - 2) // 3) == -1) is expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(winning_hands())
+def test_constructed_winning_hands_are_complete(case):
+    counts, wilds = case
+    assert is_complete(counts, wilds)
+    assert shanten(counts, wilds, 4) == -1
+
+
+@settings(max_examples=300, deadline=None)
+@given(random_hands(14, max_wilds=2))
+def test_win_test_matches_every_face_reference(case):
+    counts, wilds = case
+    assert is_complete(counts, wilds) == ref_complete(counts, wilds)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(winning_hands(max_wilds=2), random_hands(14, max_wilds=2)))
+def test_readings_are_exactly_every_split(case):
+    counts, wilds = case
+    ours = set()
+    for reading in readings(counts, wilds):
+        assert len(wild_faces_of(reading)) == wilds
+        ours.add(tuple(sorted((g.shape, g.tile) for g in reading)))
+        substituted = counts34(t for g in reading for t in g.tiles)
+        natural_plus_faces = list(counts)
+        for f in wild_faces_of(reading):
+            natural_plus_faces[f] += 1
+        assert substituted == natural_plus_faces
+    assert ours == ref_splits(counts, wilds)
+
+
+def test_readings_restricted_faces():
+    counts, wilds = hand("123m456m789m234m5m*")
+    every = list(readings(counts, wilds))
+    assert {tuple(wild_faces_of(r)) for r in every} == {(1,), (4,)}
+    no_five = list(readings(counts, wilds, faces=frozenset(range(34)) - {4}))
+    assert {tuple(wild_faces_of(r)) for r in no_five} == {(1,)}
+
+
+def test_pure_wild_groups_take_every_face():
+    counts, wilds = hand("123m456m789m11p***")
+    faces = {tuple(wild_faces_of(r)) for r in readings(counts, wilds)}
+    # a pure-wild set: any triplet (34) or any sequence (21); the 11p pair can also be a set
+    assert (27, 27, 27) in faces and (0, 1, 2) in faces
+    assert len(faces) >= 55
+
+
+@settings(max_examples=200, deadline=None)
+@given(random_hands(13, max_wilds=2))
+def test_waits_match_reference(case):
+    counts, wilds = case
+    expected = []
+    for kind in range(34):
+        counts[kind] += 1
+        if ref_complete(counts, wilds) if wilds < 2 else is_complete(counts, wilds):
+            expected.append(kind)
+        counts[kind] -= 1
+    assert waits(counts, wilds) == expected
+    assert (shanten(counts, wilds, 4) == 0) == bool(expected)
+
+
+mahjong_shanten = pytest.importorskip("mahjong.shanten")
+
+
+@settings(max_examples=400, deadline=None)
+@given(random_hands(13, max_wilds=0))
+def test_shanten_without_wilds_matches_mahjong_package(case):
+    counts, _ = case
+    reference = mahjong_shanten.Shanten().calculate_shanten_for_regular_hand(counts)
+    assert shanten(counts, 0, 4) == reference
+
+
+@settings(max_examples=100, deadline=None)
+@given(random_hands(13, max_wilds=2))
+def test_a_wild_is_the_best_face(case):
+    counts, wilds = case
+    if wilds == 0:
+        return
+    best = 99
+    for face in range(34):
+        counts[face] += 1
+        best = min(best, shanten(counts, wilds - 1, 4))
+        counts[face] -= 1
+    assert shanten(counts, wilds, 4) == best
+
+
+def test_wenling_sizes():
+    counts, wilds = hand("123m456m789m123p456p7p*")  # 17 tiles, 5 sets + pair
+    assert is_complete(counts, wilds)
+    assert shanten(counts, wilds, 5) == -1
+    counts, wilds = hand("123m456m789m123p456p7p")
+    assert shanten(counts, wilds, 5) == 0
+
+
+def test_pattern_shanten():
+    counts, wilds = hand("123m456m789m1p2p3s4sE")
+    assert pattern_shanten(counts, wilds, 4, "qingyise") == pattern_shanten(counts, 0, 4, "qingyise", 0)
+    assert pattern_shanten(counts, wilds, 4, "qingyise", 0) == 4  # 3 m sets: a set and a pair to go
+    counts, wilds = hand("EEESSSWWWCCF*")
+    assert pattern_shanten(counts, wilds, 4, "quanlaotou") == 0
+    assert pattern_shanten(counts, wilds, 4, "duiduihe") == 0
+    counts, wilds = hand("123m456m789m123p4p")
+    assert pattern_shanten(counts, wilds, 4, "duiduihe") >= 3
+    with pytest.raises(ValueError, match="unknown pattern"):
+        pattern_shanten(counts, 0, 4, "qiduizi")
+
+
+@settings(max_examples=100, deadline=None)
+@given(random_hands(13, max_wilds=1), st.sampled_from(["qingyise", "hunyise", "quanlaotou"]))
+def test_pattern_shanten_is_shanten_of_the_kept_tiles(case, pattern):
+    counts, wilds = case
+    for suit in range(3):
+        if pattern == "quanlaotou" and suit:
+            break
+        kept = [
+            c
+            if (k >= 27 and pattern != "qingyise") or (k // 9 == suit and pattern != "quanlaotou")
+            else 0
+            for k, c in enumerate(counts)
+        ]
+        chosen = None if pattern == "quanlaotou" else suit
+        assert pattern_shanten(counts, wilds, 4, pattern, chosen) == shanten(kept, wilds, 4)

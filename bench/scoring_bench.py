@@ -1,0 +1,120 @@
+"""Full scores of random winning hands: Jiaxing (best reading, up to 3 百搭) and Wenling
+(17 tiles, up to 2 得, three non-winner hands, settled)."""
+
+from __future__ import annotations
+
+import random
+
+from baida.hand import Hand, make_meld
+from baida.rules.options import jiaxing_options, wenling_options
+from baida.rules.wenling_tiles import wenling_wilds_and_specials
+from baida.scoring import score
+from baida.scoring.request import ScoreRequest
+from baida.tiles import WILD
+
+from .hands import winning_tiles
+from .timing import Timing, each_call
+
+MELD_SHAPES = ("chi", "pon", "mkong", "akong", "bukong")
+
+
+def _split_sets(tiles: list[int], sets: int) -> tuple[list[list[int]], list[int]]:
+    """The groups of a hand built by ``winning_tiles`` (sets of three, then the pair)."""
+    groups = [tiles[3 * i : 3 * i + 3] for i in range(sets)]
+    return groups, tiles[3 * sets :]
+
+
+def _meldify(rng: random.Random, groups: list[list[int]], most: int) -> tuple[list, list[int]]:
+    melds, concealed = [], []
+    for group in groups:
+        if len(melds) < most and rng.random() < 0.35:
+            if group[0] != group[1]:
+                melds.append(make_meld("chi", group))
+                continue
+            kind = rng.choice(MELD_SHAPES[1:])
+            melds.append(make_meld(kind, group[:1]))
+            continue
+        concealed += group
+    return melds, concealed
+
+
+def jiaxing_requests(n: int, seed: int = 11) -> list[ScoreRequest]:
+    rng = random.Random(seed)
+    out: list[ScoreRequest] = []
+    options = jiaxing_options()
+    while len(out) < n:
+        tiles = winning_tiles(rng, 4)
+        if rng.random() < 0.5:  # lean toward the patterns, as real winning hands are
+            suit = rng.randrange(3)
+            tiles = [t if t >= 27 else suit * 9 + t % 9 for t in tiles]
+            if any(tiles.count(k) > 4 for k in set(tiles)):
+                continue
+        groups, pair = _split_sets(tiles, 4)
+        melds, concealed = _meldify(rng, groups, 3)
+        concealed += pair
+        rng.shuffle(concealed)
+        wilds = rng.choice((0, 0, 1, 1, 2, 3))
+        for i in range(min(wilds, len(concealed))):
+            concealed[i] = WILD
+        used = {t for t in tiles}
+        indicator = rng.choice([k for k in range(34) if k not in used] or [0])
+        win_tile = concealed.pop()
+        out.append(ScoreRequest(
+            ruleset="jiaxing", options=options, indicator=indicator, winner=rng.randrange(4),
+            hand=Hand(concealed, melds, []), win_tile=win_tile, win_by="self_draw",
+            round_wind=rng.randrange(4), carry_pool=rng.choice((0, 0, 1, 2)),
+        ))
+    return out
+
+
+def wenling_requests(n: int, seed: int = 12) -> list[ScoreRequest]:
+    rng = random.Random(seed)
+    options = wenling_options()
+    out: list[ScoreRequest] = []
+    while len(out) < n:
+        indicator = rng.randrange(27)  # a suit tile: 3 得 of that kind, specials = flowers + P
+        de, specials = wenling_wilds_and_specials(indicator, True)
+        tiles = winning_tiles(rng, 5)
+        if any(t in de or t in specials for t in tiles):
+            continue
+        groups, pair = _split_sets(tiles, 5)
+        melds, concealed = _meldify(rng, groups, 3)
+        concealed += pair
+        rng.shuffle(concealed)
+        for i in range(rng.choice((0, 0, 1, 2))):
+            concealed[i] = WILD
+        win_tile = concealed.pop()
+        flowers = rng.sample(sorted(k for k in specials if k >= 34), rng.randrange(3))
+        winner = rng.randrange(4)
+        left = [4] * 34
+        for t in tiles:
+            left[t] -= 1
+        pool = [k for k in range(34) for _ in range(left[k]) if k not in de and k not in specials]
+        rng.shuffle(pool)
+        others = {}
+        for seat in range(4):
+            if seat != winner:
+                others[seat] = Hand(pool[:16], [], [])
+                pool = pool[16:]
+        out.append(ScoreRequest(
+            ruleset="wenling", options=options, indicator=indicator, winner=winner,
+            hand=Hand(concealed, melds, flowers), win_tile=win_tile,
+            win_by=rng.choice(("self_draw", "discard")),
+            from_seat=(winner + 1) % 4, others=others,
+        ))
+    return out
+
+
+def run(n: int = 10_000) -> list[Timing]:
+    results = []
+    jx = jiaxing_requests(n)
+    for req in jx[:500]:
+        score(req)
+    results.append(each_call("Jiaxing full score, 0-3 百搭, best reading", score, jx,
+                             target_us=50.0, note="target: median ≤ 50 µs, worst ≤ 1 ms"))
+    wl = wenling_requests(n)
+    for req in wl[:500]:
+        score(req)
+    results.append(each_call("Wenling score + settlement, 0-2 得, 3 non-winners", score, wl,
+                             target_us=200.0, note="target: median ≤ 200 µs, worst ≤ 2 ms"))
+    return results

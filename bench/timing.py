@@ -1,0 +1,82 @@
+"""Timing helpers: medians of batch means, and per-call worst cases."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass
+class Timing:
+    """One measured function: median and spread of its per-call time, in microseconds."""
+
+    name: str
+    median_us: float
+    low_us: float
+    high_us: float
+    calls: int
+    worst_us: float | None = None
+    target_us: float | None = None
+    note: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return self.__dict__.copy()
+
+
+def per_call(
+    name: str,
+    fn: Callable[[Any], Any],
+    inputs: Sequence[Any],
+    batches: int = 21,
+    target_us: float | None = None,
+    note: str = "",
+) -> Timing:
+    """Call ``fn`` on every input, ``batches`` times over; median of the batch means."""
+    for item in inputs[: min(len(inputs), 2000)]:
+        fn(item)  # warm caches (tables are built at first use)
+    means = []
+    for _ in range(batches):
+        start = time.perf_counter_ns()
+        for item in inputs:
+            fn(item)
+        means.append((time.perf_counter_ns() - start) / len(inputs) / 1000)
+    means.sort()
+    return Timing(
+        name,
+        statistics.median(means),
+        means[0],
+        means[-1],
+        len(inputs) * batches,
+        target_us=target_us,
+        note=note,
+    )
+
+
+def each_call(
+    name: str,
+    fn: Callable[[Any], Any],
+    inputs: Sequence[Any],
+    target_us: float | None = None,
+    note: str = "",
+) -> Timing:
+    """Time every call on its own (for worst cases): median and maximum over the inputs."""
+    times = []
+    clock = time.perf_counter_ns
+    for item in inputs:
+        start = clock()
+        fn(item)
+        times.append((clock() - start) / 1000)
+    times.sort()
+    return Timing(
+        name,
+        statistics.median(times),
+        times[0],
+        times[int(len(times) * 0.99)],
+        len(times),
+        worst_us=times[-1],
+        target_us=target_us,
+        note=note,
+    )

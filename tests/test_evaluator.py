@@ -68,7 +68,8 @@ def ref_complete(counts: list[int], wilds: int) -> bool:
 
 # --- strategies ---------------------------------------------------------------------------
 
-SETS = [("seq", s * 9 + r) for s in range(3) for r in range(7)] + [("triplet", k) for k in range(34)]
+SEQUENCES = [("seq", s * 9 + r) for s in range(3) for r in range(7)]
+SETS = SEQUENCES + [("triplet", k) for k in range(34)]
 
 
 @st.composite
@@ -219,7 +220,8 @@ def test_wenling_sizes():
 
 def test_pattern_shanten():
     counts, wilds = hand("123m456m789m1p2p3s4sE")
-    assert pattern_shanten(counts, wilds, 4, "qingyise") == pattern_shanten(counts, 0, 4, "qingyise", 0)
+    best_suit = pattern_shanten(counts, wilds, 4, "qingyise")
+    assert best_suit == pattern_shanten(counts, 0, 4, "qingyise", 0)
     assert pattern_shanten(counts, wilds, 4, "qingyise", 0) == 4  # 3 m sets: a set and a pair to go
     counts, wilds = hand("EEESSSWWWCCF*")
     assert pattern_shanten(counts, wilds, 4, "quanlaotou") == 0

@@ -24,7 +24,8 @@ def test_all_42_kinds_round_trip_one_by_one():
 def test_compressed_runs_and_spaces():
     assert parse_tiles("123m 45p EE C f1 *") == [0, 1, 2, 12, 13, 27, 27, 31, 34, WILD]
     assert parse_tiles("CCC") == [31, 31, 31]
-    assert parse_tiles("12p*56p7p*9p*CCEE") == [9, 10, WILD, 13, 14, 15, WILD, 17, WILD, 31, 31, 27, 27]
+    expected = [9, 10, WILD, 13, 14, 15, WILD, 17, WILD, 31, 31, 27, 27]
+    assert parse_tiles("12p*56p7p*9p*CCEE") == expected
 
 
 def test_format_merges_runs():

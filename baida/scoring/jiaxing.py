@@ -1,0 +1,252 @@
+"""Scoring of a Jiaxing 台头和 win (RULES.md part A): legality, the best reading, settlement.
+
+``score_jiaxing`` answers with the output object of ``SCORING_API.md``. Among all readings
+(wild faces × splits) it keeps the one paying the winner most; the payers' multipliers do not
+depend on the reading, so that is the reading with the highest ``tai × 2^fan``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..rules.options import JiaxingOptions
+from ..tiles import EAST, NUM_KINDS, SEAT_WINDS, WILD, tile_str
+from .jiaxing_items import (
+    FAN_ITEMS,
+    PAIR_WITH_WILD,
+    TAI_ITEMS,
+    Context,
+    Item,
+    Shape,
+    is_pattern,
+)
+from .jiaxing_settle import payments, share_multipliers
+from .jiaxing_shapes import MeldSummary, relevant_faces, shapes, summarise_melds
+from .request import ScoreRequest
+
+PATTERN_REASON = "台头和 needs one of 清一色/混一色/全老头/对对和"
+MIN_TAI = 2
+
+
+class _Setup:
+    """Per-request facts the search needs, computed once."""
+
+    __slots__ = ("opts", "melds", "naturals", "face_limit", "wild_kind", "win_tile", "ctx")
+
+    def __init__(self, req: ScoreRequest, opts: JiaxingOptions, ctx: Context) -> None:
+        self.opts = opts
+        self.ctx = ctx
+        self.wild_kind = req.indicator
+        self.win_tile = req.win_tile
+        self.melds: MeldSummary = summarise_melds([(m.kind, m.tiles[0]) for m in req.hand.melds])
+        naturals = [0] * NUM_KINDS
+        for kind in req.hand.concealed:
+            if kind < NUM_KINDS:
+                naturals[kind] += 1
+        for meld in req.hand.melds:
+            for kind in meld.tiles:
+                naturals[kind] += 1
+        if req.win_tile is not None and req.win_tile < NUM_KINDS:
+            naturals[req.win_tile] += 4 if req.win_by == "rob_kong" else 1
+        self.naturals = naturals
+        self.face_limit = None if opts.wild_fifth_copy else [max(0, 4 - n) for n in naturals]
+
+
+def _legal_shape(shape: Shape, ctx: Context) -> tuple[bool, list[Item]]:
+    """Whether the reading may win, and its tai items."""
+    tai = [item for item in TAI_ITEMS if item.holds(shape, ctx)]
+    if ctx.options.require_pattern:
+        return is_pattern(shape), tai
+    return sum(item.value for item in tai) >= MIN_TAI, tai
+
+
+def _candidates(
+    setup: _Setup, counts: list[int], wilds: int, win_tile: int | None, pair_bits: bool
+) -> dict[Shape, list[int]]:
+    opts = setup.opts
+    return shapes(
+        counts,
+        wilds,
+        setup.melds,
+        faces=relevant_faces(counts, setup.naturals, setup.wild_kind),
+        wild_triplets_score=opts.wild_honor_triplet_tai,
+        win_tile=win_tile,
+        pair_bits=pair_bits,
+        self_face=setup.wild_kind if opts.wild_as_self_is_natural else None,
+        face_limit=setup.face_limit,
+    )
+
+
+def _wins_on_any_tile(setup: _Setup, counts: list[int], wilds: int) -> bool:
+    """Whether the 13-tile hand wins whatever tile it gets (seed 004's 抢杠 ban)."""
+    from ..evaluator import is_complete
+
+    for kind in range(NUM_KINDS):
+        counts[kind] += 1
+        complete = is_complete(counts, wilds)
+        counts[kind] -= 1
+        if not complete:
+            return False
+    saved = setup.face_limit
+    setup.face_limit = None  # a hypothetical tile: no copy accounting
+    try:
+        for kind in range(NUM_KINDS):
+            counts[kind] += 1
+            found = _candidates(setup, counts, wilds, None, False)
+            counts[kind] -= 1
+            if not any(_legal_shape(shape, setup.ctx)[0] for shape in found):
+                return False
+    finally:
+        setup.face_limit = saved
+    return True
+
+
+def _items_json(items: list[Item]) -> list[dict[str, Any]]:
+    return [{"name": item.name, "value": item.value} for item in items]
+
+
+def _result(req: ScoreRequest, legal: bool, reason: str | None) -> dict[str, Any]:
+    return {
+        "legal": legal,
+        "reason": reason,
+        "tai": [],
+        "fan": [],
+        "base_items": None,
+        "tai_total": 0,
+        "fan_total": 0,
+        "base_points": None,
+        "raw": None,
+        "points": 0,
+        "totals": None,
+        "payments": {seat: 0 for seat in SEAT_WINDS},
+        "carry_pool_after": req.carry_pool,
+        "wilds": [],
+    }
+
+
+def _illegal(req: ScoreRequest, reason: str) -> dict[str, Any]:
+    return _result(req, False, reason)
+
+
+def _rule_reason(req: ScoreRequest, opts: JiaxingOptions) -> str | None:
+    """Why the win may not be declared, before looking at the tiles' shape."""
+    if req.winner in req.gave_up and not opts.gaveup_can_win:
+        return f"{SEAT_WINDS[req.winner]} gave up (放弃) after the 三摊 and cannot win this hand"
+    if not opts.allow_chi and any(m.kind == "chi" for m in req.hand.melds):
+        return "吃 is not allowed at this table, but the hand has a 吃 meld"
+    if req.win_by == "discard":
+        if not opts.allow_discard_win:
+            return "硬自摸: no win on a discard"
+        if req.win_tile == WILD:
+            return "a discarded 百搭 is dead: nobody may win on it"
+        if req.last_tile:
+            return "the last discard of the hand cannot be claimed"
+    return None
+
+
+def _context(req: ScoreRequest, opts: JiaxingOptions, wilds: int, carry_fan: bool) -> Context:
+    return Context(
+        options=opts,
+        seat_wind=EAST + req.winner,
+        round_wind=EAST + req.round_wind,
+        wilds=wilds,
+        single_wait=len(req.hand.concealed) == 1 and len(req.hand.melds) == 4,
+        after_kong=req.after_kong,
+        last_tile=req.last_tile,
+        heavenly=req.heavenly,
+        earthly=req.earthly and (opts.dihu_mode == "first_draw" or req.win_by == "discard"),
+        self_draw=req.win_by == "self_draw",
+        carry_fan=carry_fan,
+    )
+
+
+def _split_concealed(req: ScoreRequest) -> tuple[list[int], int]:
+    counts = [0] * NUM_KINDS
+    wilds = 0
+    tiles = list(req.hand.concealed)
+    if req.win_tile is not None:
+        tiles.append(req.win_tile)
+    for kind in tiles:
+        if kind == WILD:
+            wilds += 1
+        else:
+            counts[kind] += 1
+    return counts, wilds
+
+
+def score_jiaxing(req: ScoreRequest) -> dict[str, Any]:
+    """Settle one Jiaxing win; see ``SCORING_API.md`` for the object returned."""
+    opts = req.options
+    assert isinstance(opts, JiaxingOptions)
+    reason = _rule_reason(req, opts)
+    if reason:
+        return _illegal(req, reason)
+    counts, wilds = _split_concealed(req)
+    tian_di = req.heavenly or req.earthly
+    carry_fan = (
+        req.carry_pool > 0 and opts.carry_fans_enabled and (opts.carry_on_tian_di or not tian_di)
+    )
+    ctx = _context(req, opts, wilds, carry_fan)
+    setup = _Setup(req, opts, ctx)
+    rob = req.win_by == "rob_kong"
+    pair_bits = opts.dandiao_mode == "pair_wait" or rob
+    found = _candidates(setup, counts, wilds, req.win_tile, pair_bits)
+    if not found:
+        return _illegal(req, "not a winning hand: the tiles do not make four sets and a pair")
+    best: tuple[int, list[Item], list[Item], Shape, list[int]] | None = None
+    legal_shapes: list[Shape] = []
+    best_tai_short = 0
+    for shape, faces in found.items():
+        legal, tai = _legal_shape(shape, ctx)
+        if not legal:
+            best_tai_short = max(best_tai_short, sum(item.value for item in tai))
+            continue
+        legal_shapes.append(shape)
+        fans = [item for item in FAN_ITEMS if item.holds(shape, ctx)]
+        value = sum(i.value for i in tai) << sum(i.value for i in fans)
+        if best is None or value > best[0]:
+            best = (value, tai, fans, shape, faces)
+    if best is None:
+        if opts.require_pattern:
+            return _illegal(req, PATTERN_REASON)
+        return _illegal(req, f"两台起和: the hand makes only {best_tai_short} 台, 2 are needed")
+    if rob:
+        reason = _rob_refusal(req, setup, legal_shapes)
+        if reason:
+            return _illegal(req, reason)
+    _, tai, fans, shape, faces = best
+    tai_total = sum(item.value for item in tai)
+    fan_total = sum(item.value for item in fans)
+    share = req.base * tai_total * (1 << fan_total)
+    multipliers = share_multipliers(
+        req.winner, req.win_by, req.from_seat, req.santan, req.gave_up, opts
+    )
+    paid = payments(req.winner, share, multipliers, opts.winner_bonus_points)
+    out = _result(req, True, None)
+    out.update(
+        tai=_items_json(tai),
+        fan=_items_json(fans),
+        tai_total=tai_total,
+        fan_total=fan_total,
+        points=share,
+        payments={SEAT_WINDS[seat]: amount for seat, amount in paid.items()},
+        carry_pool_after=req.carry_pool - 1 if carry_fan else req.carry_pool,
+        wilds=[tile_str(face) for face in faces],
+    )
+    return out
+
+
+def _rob_refusal(req: ScoreRequest, setup: _Setup, legal_shapes: list[Shape]) -> str | None:
+    """Why a 抢杠 is refused under ``qianggang_forbid`` (J-A9), or None."""
+    forbid = setup.opts.qianggang_forbid
+    if forbid in ("both", "wild_pair") and all(s.pair & PAIR_WITH_WILD for s in legal_shapes):
+        return ("抢杠 refused: the robbed tile can only pair with a 百搭 as the 将"
+                " (单吊抢杠 is forbidden)")
+    if forbid in ("both", "universal_wait"):
+        counts, wilds = _split_concealed(req)
+        assert req.win_tile is not None
+        counts[req.win_tile] -= 1
+        if wilds and _wins_on_any_tile(setup, counts, wilds):
+            return "抢杠 refused: the hand wins on any tile"
+    return None
+

@@ -1,0 +1,287 @@
+"""The Wenling winner's total (RULES.md §B4.1-B4.2): the best reading of a legal winning hand.
+
+The server must find the highest total ("服务器会自动为玩家算出最高的汇点"), so every reading
+(得 faces × split into sets × the group the winning tile completes) is scored and the best
+kept. 得 faces are limited to those that can change a score (``relevant_faces``); the brute
+force in ``tests/test_wenling_bruteforce.py`` checks that limit against every face.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from ..evaluator import PAIR, SEQ, TRIPLET, Group, Reading, readings
+from ..hand import Hand
+from ..rules.options import WenlingOptions
+from ..rules.wenling_tiles import WenlingTiles, is_heavy, seat_flowers
+from ..tiles import DRAGONS, GREEN, NUM_KINDS, RED, WHITE, WILD, WINDS, counts34, rank_of
+from .wenling_items import (
+    CONCEALED_PUNG,
+    EXPOSED_SPECIAL,
+    LIMIT,
+    MELD_ITEMS,
+    PUNG,
+    SELF_DRAW,
+    SIFENG,
+    WAIT_ITEMS,
+    HandFacts,
+    fan_items,
+    total_points,
+)
+from .wenling_items import PAIR as PAIR_ITEM
+
+BASE_ORDER = ("对子", "刻子", "暗刻", "明杠", "暗杠", "翻白板", "翻红中", "翻发财",
+              "单吊", "嵌档", "靠柄", "自摸")
+SUIT_REPRESENTATIVES = (0, 9, 18)  # a pair of two 得 in a suit: any kind of it scores alike
+
+
+@dataclass(slots=True)
+class WinnerScore:
+    """The chosen reading of the winner's hand and what it scores."""
+
+    total: int
+    raw: int
+    base_points: int
+    fan_total: int
+    base_items: list[tuple[str, int]]
+    fan_items: list[tuple[str, int]]
+    wilds: list[int] = field(default_factory=list)  # the faces of the 得, in order
+
+
+@dataclass(frozen=True, slots=True)
+class WinContext:
+    """Everything about the win that does not depend on the reading."""
+
+    seat_wind: int
+    win_tile: int  # a kind, or WILD for a self-drawn 得
+    discard_win: bool  # the winning tile came from another player (discard or robbed kong)
+    ron_triplet_concealed: bool
+    fixed_base: tuple[tuple[str, int], ...]
+    template: HandFacts
+    meld_winds: frozenset[int]
+
+
+def _suit_bit(kind: int) -> int:
+    return 1 << (kind // 9) if kind < 27 else 0
+
+
+def _set_facts(facts: HandFacts, kind: int, seat_wind: int) -> None:
+    """Count one triplet or kong of ``kind`` in the facts."""
+    facts.triplet_sets += 1
+    if kind == seat_wind:
+        facts.seat_wind_sets += 1
+    elif kind in DRAGONS:
+        facts.dragon_sets += 1
+    if kind < 27:
+        facts.suits |= _suit_bit(kind)
+    else:
+        facts.honours = True
+
+
+def meld_items(hand: Hand, seat_wind: int, facts: HandFacts) -> list[tuple[str, int]]:
+    """Base items of the melds, counting them into ``facts`` as well."""
+    out = []
+    for meld in hand.melds:
+        if meld.is_chi:
+            facts.sequence_sets += 1
+            facts.suits |= _suit_bit(meld.tile)
+            continue
+        item = MELD_ITEMS[meld.kind]
+        out.append((item.name, item.value(is_heavy(meld.tile))))
+        _set_facts(facts, meld.tile, seat_wind)
+    return out
+
+
+def special_items(hand: Hand, seat: int, facts: HandFacts) -> list[tuple[str, int]]:
+    """Base items of the exposed specials (翻白板 ...) and the facts of specials and flowers."""
+    out = []
+    exposed = [hand.flowers.count(WHITE), hand.flowers.count(RED), hand.flowers.count(GREEN)]
+    for kind, n in zip((WHITE, RED, GREEN), exposed, strict=True):
+        if n:
+            item = EXPOSED_SPECIAL[kind]
+            out.append((item.name, item.value * n))
+    facts.exposed = (exposed[0], exposed[1], exposed[2])
+    mine = seat_flowers(seat)
+    facts.seat_flowers = sum(1 for f in hand.flowers if f in mine)
+    return out
+
+
+def win_context(
+    hand: Hand, seat: int, win_tile: int, win_by: str, options: WenlingOptions,
+    after_kong: bool, after_special: bool,
+) -> WinContext:
+    """Precompute the reading-independent part of the winner's score."""
+    seat_wind = WINDS[seat]
+    facts = HandFacts()
+    fixed = meld_items(hand, seat_wind, facts) + special_items(hand, seat, facts)
+    self_draw = win_by == "self_draw"
+    if self_draw:
+        fixed.append((SELF_DRAW.name, SELF_DRAW.value))
+    facts.wilds_held = hand.wild_count + (win_tile == WILD)
+    facts.self_draw = self_draw
+    facts.rob_kong = win_by == "rob_kong"
+    facts.win_tile_wild = win_tile == WILD
+    facts.panghe_selfdraw_only = options.panghe_selfdraw_only
+    facts.kong_flower = self_draw and (
+        after_kong
+        or (after_special and options.gangkai_on_flower and any(f >= 34 for f in hand.flowers))
+    )
+    meld_winds = frozenset(m.tile for m in hand.melds if m.tile in WINDS)
+    return WinContext(
+        seat_wind=seat_wind,
+        win_tile=win_tile,
+        discard_win=win_by in ("discard", "rob_kong"),
+        ron_triplet_concealed=options.ron_triplet_concealed,
+        fixed_base=tuple(fixed),
+        template=facts,
+        meld_winds=meld_winds,
+    )
+
+
+def relevant_faces(counts: list[int], wilds: int, tiles: WenlingTiles) -> frozenset[int]:
+    """The faces a 得 can take that may change the best total.
+
+    With at most two 得, a 得 either joins natural tiles (a kind within two ranks of a natural
+    tile of the same suit, or the honour itself) or pairs with the other 得; such a pair
+    scores only by its kind's class (seat wind, 字牌, a suit), so every honour and one kind
+    per suit cover it. Three 得 may form a whole set of their own: every face is kept.
+    """
+    if wilds > 2:
+        return tiles.faces
+    keep = set(SUIT_REPRESENTATIVES) | set(range(27, NUM_KINDS))
+    for kind in range(27):
+        if counts[kind]:
+            low = kind - kind % 9
+            keep.update(range(max(low, kind - 2), min(low + 8, kind + 2) + 1))
+    return frozenset(keep) & tiles.faces
+
+
+def _wait(group: Group, tile: int) -> str:
+    """The wait type when ``tile`` completes ``group``."""
+    if group.shape == PAIR:
+        return "single"
+    if group.shape == TRIPLET:
+        return "triplet"
+    pos = tile - group.tile
+    if pos == 1:
+        return "closed"
+    if (pos == 2 and rank_of(group.tile) == 1) or (pos == 0 and rank_of(group.tile) == 7):
+        return "edge"
+    return "open"
+
+
+def _win_choices(reading: Reading, win_tile: int) -> list[tuple[int, str, int]]:
+    """(group index, wait, face) for every group the winning tile can complete."""
+    out: list[tuple[int, str, int]] = []
+    seen: set[tuple[Group, int]] = set()
+    for index, group in enumerate(reading):
+        if win_tile == WILD:
+            faces = set(group.wild_faces)
+        elif group.tiles.count(win_tile) > group.wild_faces.count(win_tile):
+            faces = {win_tile}
+        else:
+            continue
+        for face in faces:
+            if (group, face) in seen:
+                continue
+            seen.add((group, face))
+            out.append((index, _wait(group, face), face))
+    return out
+
+
+def score_reading(ctx: WinContext, reading: Reading) -> WinnerScore | None:
+    """The best way to score one reading (over the groups the winning tile can complete)."""
+    facts = HandFacts(**{name: getattr(ctx.template, name) for name in HandFacts.__slots__})
+    base: dict[str, int] = {}
+    for name, value in ctx.fixed_base:
+        base[name] = base.get(name, 0) + value
+    winds = set(ctx.meld_winds)
+    triplet_values: list[int] = []
+    for group in reading:
+        kind = group.tile
+        if group.shape == SEQ:
+            facts.sequence_sets += 1
+            facts.suits |= _suit_bit(kind)
+            triplet_values.append(0)
+            continue
+        if kind in WINDS:
+            winds.add(kind)
+        if group.shape == PAIR:
+            if kind == ctx.seat_wind or kind in DRAGONS:
+                base[PAIR_ITEM.name] = base.get(PAIR_ITEM.name, 0) + PAIR_ITEM.value
+            if kind < 27:
+                facts.suits |= _suit_bit(kind)
+            else:
+                facts.honours = True
+            triplet_values.append(0)
+            continue
+        value = CONCEALED_PUNG.value(is_heavy(kind))
+        base[CONCEALED_PUNG.name] = base.get(CONCEALED_PUNG.name, 0) + value
+        triplet_values.append(value)
+        _set_facts(facts, kind, ctx.seat_wind)
+    sifeng = len(winds) == 4
+    best: WinnerScore | None = None
+    for index, wait, face in _win_choices(reading, ctx.win_tile):
+        items = dict(base)
+        facts.wait = wait
+        if wait in WAIT_ITEMS:
+            item = WAIT_ITEMS[wait]
+            items[item.name] = item.value
+        elif wait == "triplet" and ctx.discard_win and not ctx.ron_triplet_concealed:
+            # W-A13 off: a triplet completed by another player's tile is an exposed 刻子
+            value = triplet_values[index]
+            items[CONCEALED_PUNG.name] -= value
+            if not items[CONCEALED_PUNG.name]:
+                del items[CONCEALED_PUNG.name]
+            items[PUNG.name] = items.get(PUNG.name, 0) + PUNG.value(value == CONCEALED_PUNG.heavy)
+        fans = fan_items(facts)
+        base_points = sum(items.values())
+        fan_total = sum(v for _, v in fans)
+        raw, total = total_points(base_points, fan_total)
+        if sifeng:
+            total = LIMIT
+            fans.append((SIFENG, 0))
+        if best is None or (total, raw) > (best.total, best.raw):
+            faces = [f for g in reading for f in g.wild_faces]
+            if ctx.win_tile == WILD:
+                faces.remove(face)
+                faces.append(face)
+            best = WinnerScore(
+                total=total,
+                raw=raw,
+                base_points=base_points,
+                fan_total=fan_total,
+                base_items=[(n, items[n]) for n in BASE_ORDER if items.get(n)],
+                fan_items=fans,
+                wilds=faces,
+            )
+    return best
+
+
+def concealed_part(hand: Hand, win_tile: int) -> tuple[list[int], int]:
+    """(34-count vector, 得 count) of the concealed tiles plus the winning tile."""
+    tiles: Iterable[int] = hand.concealed + [win_tile]
+    counts = counts34(tiles)
+    return counts, hand.wild_count + (win_tile == WILD)
+
+
+def best_reading(
+    hand: Hand, seat: int, win_tile: int, win_by: str, options: WenlingOptions,
+    tiles: WenlingTiles, after_kong: bool = False, after_special: bool = False,
+) -> WinnerScore | None:
+    """The highest-scoring reading of a winning hand, or None if it is not a complete hand."""
+    ctx = win_context(hand, seat, win_tile, win_by, options, after_kong, after_special)
+    counts, wilds = concealed_part(hand, win_tile)
+    best: WinnerScore | None = None
+    for reading in readings(counts, wilds, relevant_faces(counts, wilds, tiles)):
+        if len(reading) != 6 - len(hand.melds):
+            continue
+        scored = score_reading(ctx, reading)
+        if scored is None:
+            continue
+        if best is None or (scored.total, scored.raw) > (best.total, best.raw):
+            best = scored
+            if best.total == LIMIT:
+                break
+    return best

@@ -1,0 +1,956 @@
+"""One hand of play: the ruleset-independent core, with hooks that the rulesets override.
+
+``Round`` keeps the whole state of a hand and changes it only in ``apply``. The rulesets
+(``jiaxing.JiaxingRound``, ``wenling.WenlingRound``) are subclasses overriding a few hooks, in
+the way python-chess builds its variants. See ``docs/engine.md`` for the public API.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from ..evaluator import is_complete
+from ..hand import Hand, Meld
+from ..rules.options import Options, make_options
+from ..scoring.request import ScoreRequest
+from ..tiles import NUM_KINDS, WILD, tile_str
+from . import actions as A
+from .actions import Action
+from .errors import IllegalAction, MalformedAction
+from .events import Event
+from .result import HandResult
+from .views import PlayerView, View, meld_json
+from .wall import check_wall, commitment, shuffled_wall
+
+TURN, CLAIM, ROB, SANTAN, ENDED = "turn", "claim", "rob", "santan", "ended"
+WINDS = "ESWN"
+
+_REGISTRY: dict[str, type[Round]] = {}
+
+
+def _resolve_options(ruleset: str, options: Any) -> Options:
+    if options is None or isinstance(options, dict):
+        return make_options(ruleset, options)
+    return options
+
+
+class Round:
+    """One hand. Build it with ``Round.from_seed`` or ``Round.from_wall``."""
+
+    ruleset: ClassVar[str] = ""
+    hand_size: ClassVar[int] = 13  # tiles dealt to each seat before the dealer's extra tile
+
+    # ------------------------------------------------------------------ construction
+
+    def __init__(
+        self,
+        options: Any,
+        wall: list[int],
+        dice: tuple[int, int],
+        *,
+        seed: bytes | None = None,
+        dealer: int = 0,
+        round_wind: int = 0,
+        base: int = 1,
+        carry_pool: int = 0,
+        previous_wild: int | None = None,
+    ) -> None:
+        self.options = _resolve_options(self.ruleset, options)
+        self.wall = check_wall(self.ruleset, wall)
+        if len(dice) != 2 or not all(
+            isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice
+        ):
+            raise ValueError(f"dice are two numbers 1-6, got {dice!r}")
+        if dealer not in (0, 1, 2, 3) or round_wind not in (0, 1, 2, 3):
+            raise ValueError("dealer and round_wind are 0-3")
+        self.dice = (dice[0], dice[1])
+        self.seed = seed
+        self.commitment = commitment(seed) if seed is not None else None
+        self.dealer = dealer
+        self.round_wind = round_wind
+        self.base = base
+        self.carry_pool_before = carry_pool
+        self.previous_wild = previous_wild
+        self.carry_pool = carry_pool
+        self.carry_tokens: list[str] = []
+
+        self.head = 0
+        self.tail = len(self.wall)
+        self.cnt: list[list[int]] = [[0] * 42 for _ in range(4)]  # non-wild tiles in hand
+        self.wild: list[list[int]] = [[] for _ in range(4)]  # faces of wild tiles in hand
+        self.melds: list[list[Meld]] = [[] for _ in range(4)]
+        self.flowers: list[list[int]] = [[] for _ in range(4)]
+        self.discards: list[list[int]] = [[] for _ in range(4)]
+        self.claimed: list[list[int]] = [[] for _ in range(4)]
+        self.drawn: list[int | None] = [None] * 4
+        self.draw_source: list[str | None] = [None] * 4
+        self.has_discarded = [False] * 4
+        self.discard_count = 0
+        self.phase = TURN
+        self.turn = dealer
+        self.after_claim = False
+        self.last_discard: tuple[int, int] | None = None
+        # claim / rob / santan windows
+        self.asked: dict[int, list[Action]] = {}
+        self.answers: dict[int, Action] = {}
+        self.window_from: int | None = None
+        self.window_tile: int | None = None
+        self.santan_resume_kong = False
+        # Jiaxing 三摊 state (kept here so views need no ruleset test)
+        self.claim_counts = [[0] * 4 for _ in range(4)]
+        self.santan_pairs: list[tuple[int, int]] = []
+        self.gave_up: set[int] = set()
+        self.sheng_phase = False
+
+        self.events: list[Event] = []
+        self.actions: list[Action] = []
+        self.result: HandResult | None = None
+        self._out: list[Event] = []
+        self._legal: dict[int, list[Action]] = {}
+        self._scores: dict[tuple, dict[str, Any]] = {}
+        self._version = 0
+        self._scores_version = 0
+
+        self.indicator = -1
+        self.wild_kinds: frozenset[int] = frozenset()
+        self.special_kinds: frozenset[int] = frozenset()
+        self._start()
+
+    @classmethod
+    def _class_for(cls, ruleset: str) -> type[Round]:
+        if cls is not Round:
+            if ruleset != cls.ruleset:
+                raise ValueError(f"{cls.__name__} plays {cls.ruleset!r}, not {ruleset!r}")
+            return cls
+        from . import jiaxing, wenling  # noqa: F401  (register the rulesets)
+
+        if ruleset not in _REGISTRY:
+            raise ValueError(f"unknown ruleset {ruleset!r}; expected 'jiaxing' or 'wenling'")
+        return _REGISTRY[ruleset]
+
+    @classmethod
+    def from_seed(cls, ruleset: str, seed: bytes, **kwargs: Any) -> Round:
+        """A hand whose wall and dice come from ``seed`` by ``baida-wall-v1``."""
+        if not isinstance(seed, bytes | bytearray) or not seed:
+            raise ValueError("the seed is a non-empty bytes value")
+        klass = cls._class_for(ruleset)
+        wall, dice = shuffled_wall(ruleset, bytes(seed))
+        return klass(kwargs.pop("options", None), wall, dice, seed=bytes(seed), **kwargs)
+
+    @classmethod
+    def from_wall(
+        cls, ruleset: str, wall: list[int], dice: tuple[int, int], **kwargs: Any
+    ) -> Round:
+        """A hand with an explicit wall (draw order, head first) and dice."""
+        klass = cls._class_for(ruleset)
+        return klass(kwargs.pop("options", None), list(wall), tuple(dice), **kwargs)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.ruleset:
+            _REGISTRY[cls.ruleset] = cls
+
+    # ------------------------------------------------------------------ hooks
+
+    def _choose_wilds(self, indicator: int) -> tuple[frozenset[int], frozenset[int]]:
+        """(wild kinds, special kinds) for this indicator."""
+        raise NotImplementedError
+
+    def _start_tokens(self) -> None:
+        """Add this hand's carry tokens (Jiaxing)."""
+
+    def _after_deal(self) -> None:
+        """Work after the deal and the indicator flip (Wenling: expose specials)."""
+
+    def _after_draw(self, seat: int, tile: int) -> None:
+        """Work after a tile is drawn (Wenling: expose a special and replace it)."""
+
+    def _can_draw(self) -> bool:
+        """Whether a tile (normal or replacement) may still be drawn."""
+        raise NotImplementedError
+
+    def _is_last_tile(self) -> bool:
+        """Whether the tile just drawn was the last drawable one (海底)."""
+        return not self._can_draw()
+
+    def _win_blocked(self, seat: int) -> bool:
+        """Ruleset reasons a seat cannot win at all now (discarded 得, unexposed special...)."""
+        return seat in self.gave_up and not getattr(self.options, "gaveup_can_win", False)
+
+    def _discard_win_allowed(self) -> bool:
+        raise NotImplementedError
+
+    def _chi_allowed(self) -> bool:
+        raise NotImplementedError
+
+    def _claims_on_last(self) -> tuple[bool, bool]:
+        """(win allowed, melds allowed) on a discard made when no draw is left."""
+        return (False, False)
+
+    def _may_pon(self, seat: int, tile: int) -> bool:
+        return True
+
+    def _on_answer(self, seat: int, action: Action, options: list[Action]) -> None:
+        """A seat answered a claim window (Wenling: the 碰-pass restriction)."""
+
+    def _on_discard(self, seat: int, tile: int) -> None:
+        """A tile was discarded (Wenling: 生牌 and discarded 得)."""
+
+    def _on_claim(self, claimer: int, discarder: int, meld: Meld) -> list[int]:
+        """A 吃/碰/明杠 was made; return the seats to ask about 三摊 (Jiaxing), else []."""
+        return []
+
+    def _extra_turn_actions(self, seat: int) -> list[Action]:
+        """More own-turn actions (Wenling: 腊子)."""
+        return []
+
+    def _request_extras(
+        self, req: ScoreRequest, seat: int, win_by: str, from_seat: int | None
+    ) -> None:
+        """Fill the ruleset-specific fields of a score request."""
+
+    def _draw_outcome(self) -> tuple[int | None, list[str]]:
+        """(carry pool after a drawn hand, notes)."""
+        return (None, [])
+
+    def _liable_for(self, winner: int, win_by: str, from_seat: int | None) -> int | None:
+        return None
+
+    def _explain_rule(self, action: Action) -> str | None:
+        """A ruleset-level refusal, whatever the state (e.g. 'this table forbids 吃')."""
+        return None
+
+    # ------------------------------------------------------------------ helpers
+
+    def seat_wind(self, seat: int) -> str:
+        return WINDS[(seat - self.dealer) % 4]
+
+    def _wind_index(self, seat: int) -> int:
+        return (seat - self.dealer) % 4
+
+    @property
+    def remaining(self) -> int:
+        """Tiles left in the live wall (the indicator excluded)."""
+        return self.tail - self.head
+
+    @property
+    def ended(self) -> bool:
+        return self.phase == ENDED
+
+    @property
+    def wilds(self) -> list[int]:
+        return sorted(self.wild_kinds)
+
+    @property
+    def specials(self) -> list[int]:
+        return sorted(self.special_kinds)
+
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        if self.phase == TURN:
+            return (self.turn,)
+        if self.phase in (CLAIM, ROB, SANTAN):
+            return tuple(s for s in self.asked if s not in self.answers)
+        return ()
+
+    def _emit(self, etype: str, seat: int | None = None, **data: Any) -> None:
+        event = Event(etype, seat, data)
+        self.events.append(event)
+        self._out.append(event)
+
+    def _add(self, seat: int, tile: int) -> None:
+        if tile in self.wild_kinds:
+            self.wild[seat].append(tile)
+        else:
+            self.cnt[seat][tile] += 1
+        self._version += 1
+
+    def _remove(self, seat: int, tile: int, n: int = 1) -> None:
+        for _ in range(n):
+            if tile in self.wild_kinds:
+                self.wild[seat].remove(tile)
+            else:
+                self.cnt[seat][tile] -= 1
+        self._version += 1
+
+    def concealed(self, seat: int) -> list[int]:
+        """The seat's concealed tiles, sorted (wilds first)."""
+        out = sorted(self.wild[seat])
+        counts = self.cnt[seat]
+        for kind in range(42):
+            if counts[kind]:
+                out.extend([kind] * counts[kind])
+        return out
+
+    def concealed_count(self, seat: int) -> int:
+        return sum(self.cnt[seat]) + len(self.wild[seat])
+
+    def _complete_with(self, seat: int, tile: int | None) -> bool:
+        """Fast shape test of the seat's concealed tiles plus ``tile`` (None: as they are)."""
+        counts = self.cnt[seat]
+        if tile is None:
+            return is_complete(counts[:NUM_KINDS], len(self.wild[seat]))
+        if tile in self.wild_kinds:
+            return is_complete(counts[:NUM_KINDS], len(self.wild[seat]) + 1)
+        counts[tile] += 1
+        try:
+            return is_complete(counts[:NUM_KINDS], len(self.wild[seat]))
+        finally:
+            counts[tile] -= 1
+
+    # ------------------------------------------------------------------ the deal
+
+    def _start(self) -> None:
+        self.tail -= 1
+        self.indicator = self.wall[self.tail]
+        self.wild_kinds, self.special_kinds = self._choose_wilds(self.indicator)
+        n = self.hand_size
+        for i in range(4):
+            seat = (self.dealer + i) % 4
+            for tile in self.wall[self.head : self.head + n]:
+                self._add(seat, tile)
+            self.head += n
+        extra = self.wall[self.head]
+        self.head += 1
+        self._add(self.dealer, extra)
+        self.drawn[self.dealer] = extra
+        self.draw_source[self.dealer] = "wall"
+        self._start_tokens()
+        self._emit(
+            "hand_start",
+            self.dealer,
+            ruleset=self.ruleset,
+            dealer=self.dealer,
+            round_wind=WINDS[self.round_wind] if self.ruleset == "jiaxing" else None,
+            dice=list(self.dice),
+            commitment=self.commitment,
+            indicator=tile_str(self.indicator),
+            wilds=[tile_str(k) for k in self.wilds],
+            specials=[tile_str(k) for k in self.specials],
+            carry_pool=self.carry_pool if self.ruleset == "jiaxing" else None,
+            carry_tokens=list(self.carry_tokens),
+        )
+        for i in range(4):
+            seat = (self.dealer + i) % 4
+            tiles = self.concealed(seat)
+            self._emit("deal", seat, tiles=[tile_str(t) for t in tiles], count=len(tiles))
+        self._after_deal()
+        self.phase = TURN
+        self.turn = self.dealer
+        self._out = []
+
+    # ------------------------------------------------------------------ legal actions
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Everything ``seat`` may do now (empty when it has nothing to decide)."""
+        cached = self._legal.get(seat)
+        if cached is not None:
+            return cached
+        if self.phase == TURN:
+            out = self._turn_actions(seat) if seat == self.turn else []
+        elif self.phase in (CLAIM, ROB, SANTAN):
+            out = self.asked[seat] if seat in self.asked and seat not in self.answers else []
+        else:
+            out = []
+        self._legal[seat] = out
+        return out
+
+    def _turn_actions(self, seat: int) -> list[Action]:
+        out: list[Action] = []
+        counts = self.cnt[seat]
+        if not self.after_claim:
+            if self._can_win_self(seat):
+                out.append(Action(A.WIN, seat))
+            out.extend(self._extra_turn_actions(seat))
+            if seat not in self.gave_up and self._can_draw():
+                for kind in range(NUM_KINDS):
+                    if counts[kind] == 4 and kind not in self.special_kinds:
+                        out.append(Action(A.AKONG, seat, kind))
+                for meld in self.melds[seat]:
+                    if meld.kind == "pon" and counts[meld.tiles[0]]:
+                        out.append(Action(A.BUKONG, seat, meld.tiles[0]))
+        if seat in self.gave_up:
+            drawn = self.drawn[seat]
+            assert drawn is not None
+            out.append(Action(A.DISCARD, seat, drawn))
+            return out
+        for kind in range(42):
+            if counts[kind] and kind not in self.special_kinds:
+                out.append(Action(A.DISCARD, seat, kind))
+        for face in sorted(set(self.wild[seat])):
+            out.append(Action(A.DISCARD, seat, face))
+        return out
+
+    def _can_win_self(self, seat: int) -> bool:
+        if self._win_blocked(seat) or not self._complete_with(seat, None):
+            return False
+        tile = self.drawn[seat]
+        if tile is None:
+            return False
+        return bool(self._score(seat, "self_draw", tile, None)["legal"])
+
+    def _can_win_on(self, seat: int, tile: int, win_by: str, from_seat: int) -> bool:
+        if self._win_blocked(seat) or not self._complete_with(seat, tile):
+            return False
+        return bool(self._score(seat, win_by, tile, from_seat)["legal"])
+
+    def _claim_options(self, seat: int, discarder: int, tile: int, last: bool) -> list[Action]:
+        if seat in self.gave_up:
+            return []
+        out: list[Action] = []
+        win_ok, meld_ok = (True, True) if not last else self._claims_on_last()
+        if (
+            win_ok
+            and self._discard_win_allowed()
+            and self._can_win_on(seat, tile, "discard", discarder)
+        ):
+            out.append(Action(A.WIN, seat))
+        if meld_ok:
+            have = self.cnt[seat][tile]
+            if have >= 2 and self._may_pon(seat, tile):
+                out.append(Action(A.PON, seat))
+            if have >= 3 and self._can_draw():
+                out.append(Action(A.MKONG, seat))
+            if seat == (discarder + 1) % 4 and tile < 27 and self._chi_allowed():
+                out.extend(self._chi_options(seat, tile))
+        if out:
+            out.insert(0, Action(A.PASS, seat))
+        return out
+
+    def _chi_options(self, seat: int, tile: int) -> list[Action]:
+        counts = self.cnt[seat]
+        rank = tile % 9
+        out = []
+        for lo in (tile - 2, tile - 1, tile):
+            if lo < tile - rank or lo + 2 > tile - rank + 8:
+                continue
+            others = tuple(k for k in (lo, lo + 1, lo + 2) if k != tile)
+            if all(counts[k] for k in others):
+                out.append(Action(A.CHI, seat, None, others))
+        return out
+
+    # ------------------------------------------------------------------ apply
+
+    def apply(self, action: Action | dict[str, Any]) -> list[Event]:
+        """Play one action; returns the events it caused. Raises ``IllegalAction`` untouched."""
+        if isinstance(action, dict):
+            action = Action.from_json(action)
+        elif not isinstance(action, Action):
+            raise MalformedAction(
+                f"an action is an Action or a JSON object, not {type(action).__name__}"
+            )
+        if self.phase == ENDED:
+            raise IllegalAction("the hand is over")
+        if action not in self.legal_actions(action.seat):
+            raise IllegalAction(self._explain(action))
+        self.actions.append(action)
+        self._out = []
+        seat = action.seat
+        if self.phase == TURN:
+            self._apply_turn(action)
+        elif self.phase == CLAIM:
+            self.answers[seat] = action
+            self._on_answer(seat, action, self.asked[seat])
+            if len(self.answers) == len(self.asked):
+                self._resolve_claims()
+        elif self.phase == ROB:
+            self.answers[seat] = action
+            if len(self.answers) == len(self.asked):
+                self._resolve_rob()
+        elif self.phase == SANTAN:
+            self.answers[seat] = action
+            choice = "give_up" if action.type == A.GIVE_UP else "continue"
+            if choice == "give_up":
+                self.gave_up.add(seat)
+            self._emit("santan_choice", seat, choice=choice)
+            if len(self.answers) == len(self.asked):
+                self._resume_after_santan()
+        self._legal = {}
+        out, self._out = self._out, []
+        return out
+
+    def _apply_turn(self, action: Action) -> None:
+        seat = action.seat
+        kind = action.type
+        if kind == A.DISCARD:
+            assert action.tile is not None
+            self._discard(seat, action.tile)
+        elif kind == A.WIN:
+            tile = self.drawn[seat]
+            assert tile is not None
+            self._finish_win(seat, "self_draw", tile, None)
+        elif kind == A.LAZI:
+            self._finish_win(seat, "lazi", None, None)
+        elif kind == A.AKONG:
+            assert action.tile is not None
+            tile = action.tile
+            self._remove(seat, tile, 4)
+            meld = Meld("akong", (tile,) * 4, None)
+            self.melds[seat].append(meld)
+            self._emit("akong", seat, tile=tile_str(tile), meld=meld_json(meld))
+            self._kong_draw(seat)
+        elif kind == A.BUKONG:
+            assert action.tile is not None
+            self._declare_bukong(seat, action.tile)
+
+    # ------------------------------------------------------------------ flow
+
+    def _draw(self, seat: int, source: str) -> None:
+        if source == "wall":
+            tile = self.wall[self.head]
+            self.head += 1
+        else:
+            self.tail -= 1
+            tile = self.wall[self.tail]
+        self._add(seat, tile)
+        self.drawn[seat] = tile
+        self.draw_source[seat] = source
+        self._emit("draw", seat, tile=tile_str(tile), source=source, remaining=self.remaining)
+        self._after_draw(seat, tile)
+
+    def _advance(self, seat: int) -> None:
+        """``seat`` takes its turn: draw from the head, or the hand ends when none is left."""
+        if not self._can_draw():
+            self._end_draw()
+            return
+        self.turn = seat
+        self.phase = TURN
+        self.after_claim = False
+        self._draw(seat, "wall")
+        self._maybe_auto(seat)
+
+    def _kong_draw(self, seat: int) -> None:
+        self.turn = seat
+        self.phase = TURN
+        self.after_claim = False
+        self._draw(seat, "kong")
+        self._maybe_auto(seat)
+
+    def _maybe_auto(self, seat: int) -> None:
+        """A seat that gave up (三摊 放弃) discards what it draws, unless it may and can win."""
+        if seat in self.gave_up and self.phase == TURN and not self._can_win_self(seat):
+            tile = self.drawn[seat]
+            assert tile is not None
+            self._discard(seat, tile)
+
+    def _discard(self, seat: int, tile: int) -> None:
+        self._remove(seat, tile)
+        self.discards[seat].append(tile)
+        self.has_discarded[seat] = True
+        self.discard_count += 1
+        self.drawn[seat] = None
+        self.after_claim = False
+        self.last_discard = (seat, tile)
+        self._emit("discard", seat, tile=tile_str(tile))
+        self._on_discard(seat, tile)
+        self.asked = {}
+        self.answers = {}
+        if tile not in self.wild_kinds:
+            last = not self._can_draw()
+            for i in (1, 2, 3):
+                other = (seat + i) % 4
+                options = self._claim_options(other, seat, tile, last)
+                if options:
+                    self.asked[other] = options
+        if self.asked:
+            self.phase = CLAIM
+            self.window_from = seat
+            self.window_tile = tile
+        else:
+            self._advance((seat + 1) % 4)
+
+    def _resolve_claims(self) -> None:
+        discarder = self.window_from
+        tile = self.window_tile
+        assert discarder is not None and tile is not None
+        order = [(discarder + i) % 4 for i in (1, 2, 3)]
+        answers = self.answers
+        self.asked = {}
+        self.answers = {}
+        for wanted in ((A.WIN,), (A.PON, A.MKONG), (A.CHI,)):
+            for seat in order:
+                action = answers.get(seat)
+                if action is not None and action.type in wanted:
+                    self._take_discard(action, discarder, tile)
+                    return
+        self._advance((discarder + 1) % 4)
+
+    def _take_discard(self, action: Action, discarder: int, tile: int) -> None:
+        seat = action.seat
+        self.claimed[discarder].append(len(self.discards[discarder]) - 1)
+        if action.type == A.WIN:
+            self._finish_win(seat, "discard", tile, discarder)
+            return
+        if action.type == A.CHI:
+            assert action.tiles is not None
+            for own in action.tiles:
+                self._remove(seat, own)
+            meld = Meld("chi", tuple(sorted((tile, *action.tiles))), discarder)
+        elif action.type == A.PON:
+            self._remove(seat, tile, 2)
+            meld = Meld("pon", (tile,) * 3, discarder)
+        else:
+            self._remove(seat, tile, 3)
+            meld = Meld("mkong", (tile,) * 4, discarder)
+        self.melds[seat].append(meld)
+        self.turn = seat
+        self.phase = TURN
+        self.after_claim = meld.kind != "mkong"
+        self.drawn[seat] = None
+        self._emit(
+            meld.kind, seat, tile=tile_str(tile), **{"from": discarder}, meld=meld_json(meld)
+        )
+        asks = self._on_claim(seat, discarder, meld)
+        if asks:
+            self.phase = SANTAN
+            self.asked = {s: [Action(A.CONTINUE, s), Action(A.GIVE_UP, s)] for s in asks}
+            self.answers = {}
+            self.santan_resume_kong = meld.kind == "mkong"
+            return
+        if meld.kind == "mkong":
+            self._kong_draw(seat)
+
+    def _resume_after_santan(self) -> None:
+        self.asked = {}
+        self.answers = {}
+        self.phase = TURN
+        if self.santan_resume_kong:
+            self.santan_resume_kong = False
+            self._kong_draw(self.turn)
+
+    def _declare_bukong(self, seat: int, tile: int) -> None:
+        self._emit("bukong", seat, tile=tile_str(tile))
+        self.asked = {}
+        self.answers = {}
+        for i in (1, 2, 3):
+            other = (seat + i) % 4
+            if self._can_rob(other, tile, seat):
+                self.asked[other] = [Action(A.PASS, other), Action(A.WIN, other)]
+        if self.asked:
+            self.phase = ROB
+            self.window_from = seat
+            self.window_tile = tile
+            return
+        self._complete_bukong(seat, tile)
+
+    def _can_rob(self, seat: int, tile: int, kong_seat: int) -> bool:
+        if seat in self.gave_up:
+            return False
+        return self._can_win_on(seat, tile, "rob_kong", kong_seat)
+
+    def _complete_bukong(self, seat: int, tile: int) -> None:
+        melds = self.melds[seat]
+        for i, meld in enumerate(melds):
+            if meld.kind == "pon" and meld.tiles[0] == tile:
+                melds[i] = Meld("bukong", (tile,) * 4, meld.from_seat)
+                break
+        self._remove(seat, tile)
+        self._kong_draw(seat)
+
+    def _resolve_rob(self) -> None:
+        kong_seat = self.window_from
+        tile = self.window_tile
+        assert kong_seat is not None and tile is not None
+        answers = self.answers
+        self.asked = {}
+        self.answers = {}
+        for i in (1, 2, 3):
+            seat = (kong_seat + i) % 4
+            action = answers.get(seat)
+            if action is not None and action.type == A.WIN:
+                self._remove(kong_seat, tile)
+                self._emit("kong_robbed", kong_seat, tile=tile_str(tile), by=seat)
+                self._finish_win(seat, "rob_kong", tile, kong_seat)
+                return
+        self._complete_bukong(kong_seat, tile)
+
+    # ------------------------------------------------------------------ scoring and the end
+
+    def _scorer_hand(self, seat: int, exclude: int | None) -> Hand:
+        concealed = [WILD] * len(self.wild[seat])
+        counts = self.cnt[seat]
+        for kind in range(42):
+            if counts[kind]:
+                concealed.extend([kind] * counts[kind])
+        if exclude is not None:
+            concealed.remove(WILD if exclude in self.wild_kinds else exclude)
+        return Hand(concealed, list(self.melds[seat]), list(self.flowers[seat]))
+
+    def _score_request(
+        self, seat: int, win_by: str, tile: int | None, from_seat: int | None
+    ) -> ScoreRequest:
+        in_hand = win_by in ("self_draw",)
+        hand = self._scorer_hand(seat, tile if in_hand else None)
+        source = self.draw_source[seat]
+        req = ScoreRequest(
+            ruleset=self.ruleset,
+            options=self.options,
+            indicator=self.indicator,
+            winner=self._wind_index(seat),
+            hand=hand,
+            win_tile=None if tile is None else (WILD if tile in self.wild_kinds else tile),
+            win_by=win_by,
+            from_seat=None if from_seat is None else self._wind_index(from_seat),
+            base=self.base,
+            after_kong=win_by == "self_draw" and source == "kong",
+        )
+        self._request_extras(req, seat, win_by, from_seat)
+        return req
+
+    def _score(
+        self, seat: int, win_by: str, tile: int | None, from_seat: int | None
+    ) -> dict[str, Any]:
+        """The scorer's verdict on a win (cached while no tile moves)."""
+        if self._scores_version != self._version:
+            self._scores = {}
+            self._scores_version = self._version
+        key = (seat, win_by, tile, from_seat)
+        found = self._scores.get(key)
+        if found is None:
+            from ..scoring import score
+
+            found = score(self._score_request(seat, win_by, tile, from_seat))
+            self._scores[key] = found
+        return found
+
+    def _finish_win(self, seat: int, win_by: str, tile: int | None, from_seat: int | None) -> None:
+        verdict = self._score(seat, win_by, tile, from_seat)
+        if win_by in ("discard", "rob_kong"):
+            assert tile is not None
+            self._add(seat, tile)  # the claimed or robbed tile joins the winning hand
+        self._emit(
+            "win",
+            seat,
+            win_by=win_by,
+            tile=None if tile is None else tile_str(tile),
+            **{"from": from_seat},
+        )
+        payments = [0, 0, 0, 0]
+        for wind, amount in verdict["payments"].items():
+            payments[(self.dealer + WINDS.index(wind)) % 4] = amount
+        carry_after = verdict.get("carry_pool_after") if self.ruleset == "jiaxing" else None
+        self._end(
+            HandResult(
+                outcome="win",
+                winner=seat,
+                win_by=win_by,
+                win_tile=tile,
+                from_seat=from_seat,
+                liable=self._liable_for(seat, win_by, from_seat),
+                payments=payments,
+                score=verdict,
+                carry_pool_after=carry_after,
+            )
+        )
+
+    def _end_draw(self) -> None:
+        carry_after, _ = self._draw_outcome()
+        self._end(
+            HandResult(
+                outcome="draw",
+                winner=None,
+                win_by=None,
+                win_tile=None,
+                from_seat=None,
+                liable=None,
+                payments=[0, 0, 0, 0],
+                score=None,
+                carry_pool_after=carry_after,
+            )
+        )
+
+    def _end(self, result: HandResult) -> None:
+        result.hands = [self._hand_json(s) for s in range(4)]
+        result.seed = self.seed.hex() if self.seed is not None else None
+        self.result = result
+        self.phase = ENDED
+        self.asked = {}
+        self.answers = {}
+        self._emit("hand_end", None, **result.to_json())
+
+    def _hand_json(self, seat: int) -> dict[str, Any]:
+        return {
+            "concealed": [tile_str(t) for t in self.concealed(seat)],
+            "melds": [meld_json(m) for m in self.melds[seat]],
+            "flowers": [tile_str(t) for t in self.flowers[seat]],
+        }
+
+    # ------------------------------------------------------------------ errors
+
+    def _explain(self, action: Action) -> str:
+        """Why ``action`` is not legal now, in a player's words."""
+        rule = self._explain_rule(action)
+        if rule is not None:
+            return rule
+        seat = action.seat
+        kind = action.type
+        waiting = self.to_act
+        if seat not in waiting:
+            if self.phase == TURN:
+                return f"not your turn: waiting for seat {self.turn}"
+            if seat in self.answers:
+                return "you have already answered"
+            if self.phase == CLAIM:
+                return (
+                    f"you have no claim on {tile_str(self.window_tile or 0)}: waiting for seat(s) "
+                    + (", ".join(map(str, waiting)))
+                )
+            if self.phase == ROB:
+                return "you cannot rob this kong (抢杠)"
+            return "not your decision now: waiting for seat(s) " + ", ".join(map(str, waiting))
+        legal = self.legal_actions(seat)
+        legal_types = {a.type for a in legal}
+        if self.phase == SANTAN:
+            return "三摊: answer continue (坚持) or give_up (放弃)"
+        if self.phase in (CLAIM, ROB):
+            tile = tile_str(self.window_tile or 0)
+            if kind in (A.DISCARD, A.AKONG, A.BUKONG, A.LAZI):
+                return f"answer the claim on {tile} first (pass or claim it)"
+            if kind in (A.CONTINUE, A.GIVE_UP):
+                return "there is no 三摊 question now"
+            if kind == A.WIN:
+                return self._win_refusal(seat, "discard" if self.phase == CLAIM else "rob_kong")
+            if kind == A.CHI:
+                if seat != ((self.window_from or 0) + 1) % 4:
+                    return "吃 only from the player on your left (上家)"
+                return f"you cannot 吃 {tile} with those tiles"
+            if kind == A.PON:
+                if self.cnt[seat][self.window_tile or 0] >= 2:
+                    return f"you passed on 碰 of {tile}: no 碰 of it until you draw"
+                return f"碰 needs two {tile} in your hand"
+            if kind == A.MKONG:
+                if self.cnt[seat][self.window_tile or 0] >= 3:
+                    return "no replacement tile left for a kong"
+                return f"明杠 needs three {tile} in your hand"
+            return "not possible now"
+        # own turn
+        if kind in (A.CHI, A.PON, A.MKONG, A.PASS):
+            return "there is no discard to claim: it is your turn to discard"
+        if kind in (A.CONTINUE, A.GIVE_UP):
+            return "there is no 三摊 question now"
+        if self.after_claim and kind != A.DISCARD:
+            return "after 吃/碰 you must discard"
+        if kind == A.DISCARD:
+            tile = action.tile
+            assert tile is not None
+            if tile in self.special_kinds:
+                return f"{tile_str(tile)} is a special tile: it cannot be played"
+            if self.wild[seat].count(tile) == 0 and self.cnt[seat][tile] == 0:
+                return f"you do not hold {tile_str(tile)}"
+            if seat in self.gave_up:
+                return "放弃: you must discard the tile you drew"
+            return f"you cannot discard {tile_str(tile)} now"
+        if kind == A.WIN:
+            return self._win_refusal(seat, "self_draw")
+        if kind == A.LAZI:
+            return "your hand holds no 腊子"
+        if kind in (A.AKONG, A.BUKONG):
+            if seat in self.gave_up:
+                return "放弃: you may only draw and discard"
+            if not self._can_draw():
+                return "no replacement tile left for a kong"
+            tile = tile_str(action.tile or 0)
+            if action.tile in self.wild_kinds:
+                return "a wild tile cannot be used in a kong"
+            if kind == A.AKONG:
+                return f"暗杠 needs four {tile} in your hand"
+            return f"补杠 needs your own 碰 of {tile} and the fourth {tile} in your hand"
+        return f"{kind} is not possible now (legal: {', '.join(sorted(legal_types))})"
+
+    def _win_refusal(self, seat: int, win_by: str) -> str:
+        if seat in self.gave_up and not getattr(self.options, "gaveup_can_win", False):
+            return "放弃: a player who gave up cannot win"
+        blocked = self._win_blocked(seat)
+        if blocked:
+            return self._blocked_reason(seat)
+        if win_by == "self_draw":
+            if self.after_claim or self.drawn[seat] is None:
+                return "you can only win on a tile you drew"
+            if not self._complete_with(seat, None):
+                return "your hand is not complete"
+            return self._score(seat, "self_draw", self.drawn[seat], None).get("reason") or (
+                "this win is not allowed"
+            )
+        tile = self.window_tile
+        assert tile is not None and self.window_from is not None
+        if not self._complete_with(seat, tile):
+            return f"{tile_str(tile)} does not complete your hand"
+        return (
+            self._score(seat, win_by, tile, self.window_from).get("reason")
+            or "this win is not allowed"
+        )
+
+    def _blocked_reason(self, seat: int) -> str:
+        return "you cannot win in this hand"
+
+    # ------------------------------------------------------------------ views and records
+
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` may see (None: a spectator); the wall and an unrevealed seed never."""
+        if seat is not None and seat not in (0, 1, 2, 3):
+            raise ValueError(f"a seat is 0-3 or None, got {seat!r}")
+        ended = self.phase == ENDED
+        players = []
+        for s in range(4):
+            own = ended or s == seat
+            melds = []
+            for meld in self.melds[s]:
+                if meld.kind == "akong" and not own:
+                    melds.append({"type": "akong", "tiles": None, "from": None})
+                else:
+                    melds.append(meld_json(meld))
+            drawn = self.drawn[s] if (s == seat and self.phase == TURN and s == self.turn) else None
+            players.append(
+                PlayerView(
+                    seat=s,
+                    wind=self.seat_wind(s),
+                    concealed=[tile_str(t) for t in self.concealed(s)] if own else None,
+                    concealed_count=self.concealed_count(s),
+                    drawn=tile_str(drawn) if drawn is not None else None,
+                    melds=melds,
+                    discards=[tile_str(t) for t in self.discards[s]],
+                    claimed=list(self.claimed[s]),
+                    flowers=[tile_str(t) for t in self.flowers[s]],
+                    gave_up=s in self.gave_up,
+                )
+            )
+        last = self.last_discard
+        return View(
+            ruleset=self.ruleset,
+            seat=seat,
+            dealer=self.dealer,
+            seat_winds=[self.seat_wind(s) for s in range(4)],
+            round_wind=WINDS[self.round_wind] if self.ruleset == "jiaxing" else None,
+            dice=list(self.dice),
+            commitment=self.commitment,
+            seed=self.seed.hex() if (ended and self.seed is not None) else None,
+            indicator=tile_str(self.indicator),
+            wilds=[tile_str(k) for k in self.wilds],
+            specials=[tile_str(k) for k in self.specials],
+            phase=self.phase,
+            turn=self.turn,
+            to_act=list(self.to_act),
+            wall_remaining=self.remaining,
+            last_discard=None if last is None else {"seat": last[0], "tile": tile_str(last[1])},
+            players=players,
+            santan_pairs=[list(p) for p in self.santan_pairs],
+            claim_counts=[list(row) for row in self.claim_counts],
+            sheng_phase=self.sheng_phase,
+            carry_pool=self.carry_pool if self.ruleset == "jiaxing" else None,
+            result=self.result.to_json() if self.result is not None else None,
+        )
+
+    def record(self) -> dict[str, Any]:
+        """The game record of this hand (``docs/records.md``)."""
+        from .records import make_record
+
+        return make_record(self)
+
+    def tile_census(self) -> int:
+        """Every tile accounted for: wall, indicator, hands, melds, flowers, unclaimed discards."""
+        total = self.remaining + 1
+        for s in range(4):
+            total += self.concealed_count(s) + len(self.flowers[s])
+            total += sum(len(m.tiles) for m in self.melds[s])
+            total += len(self.discards[s]) - len(self.claimed[s])
+        return total

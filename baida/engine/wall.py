@@ -1,0 +1,144 @@
+"""The wall procedure ``baida-wall-v1``: a seed → a shuffled wall and two dice.
+
+The random stream is SHA-256 in counter mode (``SHA-256(seed || i)``, ``i`` 8 bytes big-endian),
+read as 8-byte big-endian words; ``rand(n)`` rejects words at or above the largest multiple of
+``n`` below 2^64. The canonical tile order (kinds 0-33 four copies each, then ``f1``-``f8``
+for Wenling) is shuffled by Fisher-Yates from the last index down. Dice follow from the same
+stream. See ``docs/engine.md``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+
+from ..tiles import FLOWERS, NUM_KINDS, format_tiles, tile_str
+
+PROCEDURE = "baida-wall-v1"
+_WORD = 1 << 64
+
+
+class RandomStream:
+    """SHA-256 counter-mode stream of uniform integers."""
+
+    __slots__ = ("_seed", "_counter", "_buffer", "_pos")
+
+    def __init__(self, seed: bytes) -> None:
+        self._seed = bytes(seed)
+        self._counter = 0
+        self._buffer = b""
+        self._pos = 0
+
+    def _word(self) -> int:
+        if self._pos + 8 > len(self._buffer):
+            block = hashlib.sha256(self._seed + self._counter.to_bytes(8, "big")).digest()
+            self._counter += 1
+            self._buffer = self._buffer[self._pos :] + block
+            self._pos = 0
+        word = int.from_bytes(self._buffer[self._pos : self._pos + 8], "big")
+        self._pos += 8
+        return word
+
+    def rand(self, n: int) -> int:
+        """A uniform integer in ``[0, n)``."""
+        if n <= 0:
+            raise ValueError("rand needs n >= 1")
+        limit = _WORD - (_WORD % n)
+        while True:
+            word = self._word()
+            if word < limit:
+                return word % n
+
+
+def tile_set(ruleset: str) -> list[int]:
+    """The canonical ordered tile set: 136 tiles (Jiaxing) or 144 with the flowers (Wenling)."""
+    tiles = [kind for kind in range(NUM_KINDS) for _ in range(4)]
+    if ruleset == "wenling":
+        tiles.extend(FLOWERS)
+    return tiles
+
+
+def shuffled_wall(ruleset: str, seed: bytes) -> tuple[list[int], tuple[int, int]]:
+    """The wall in draw order (index 0 = head) and the two dice derived from ``seed``."""
+    stream = RandomStream(seed)
+    tiles = tile_set(ruleset)
+    for i in range(len(tiles) - 1, 0, -1):
+        j = stream.rand(i + 1)
+        tiles[i], tiles[j] = tiles[j], tiles[i]
+    dice = (stream.rand(6) + 1, stream.rand(6) + 1)
+    return tiles, dice
+
+
+def commitment(seed: bytes) -> str:
+    """The public SHA-256 commitment to a seed, in hex."""
+    return hashlib.sha256(seed).hexdigest()
+
+
+def check_wall(ruleset: str, wall: Iterable[int]) -> list[int]:
+    """Check that ``wall`` is exactly the ruleset's tile set (in any order); return it as a list."""
+    wall = list(wall)
+    expected = tile_set(ruleset)
+    if sorted(wall) != expected:
+        have: dict[int, int] = {}
+        for kind in wall:
+            have[kind] = have.get(kind, 0) + 1
+        want: dict[int, int] = {}
+        for kind in expected:
+            want[kind] = want.get(kind, 0) + 1
+        extra = [k for k in have if have[k] > want.get(k, 0)]
+        missing = [k for k in want if have.get(k, 0) < want[k]]
+        parts = [f"a {ruleset} wall has {len(expected)} tiles, this one {len(wall)}"]
+        if extra:
+            parts.append("too many " + " ".join(tile_str(k) for k in sorted(extra)))
+        if missing:
+            parts.append("missing " + " ".join(tile_str(k) for k in sorted(missing)))
+        raise ValueError("; ".join(parts))
+    return wall
+
+
+def wall_from_deal(
+    ruleset: str,
+    hands: list[list[int]],
+    draws: list[int] | None = None,
+    tail: list[int] | None = None,
+    indicator: int | None = None,
+    dealer_extra: int | None = None,
+) -> list[int]:
+    """Build a full wall that deals ``hands`` (in turn order from the dealer, 13/16 tiles each).
+
+    ``dealer_extra`` is the dealer's 14th/17th tile, ``draws`` the following draws from the
+    head in order, ``tail`` the replacement tiles taken from the tail in order (first = the
+    first replacement), ``indicator`` the flipped tile (the very last tile). Any tiles not
+    named fill the middle of the wall in canonical order. For scripted hands.
+    """
+    pool = tile_set(ruleset)
+    remaining: dict[int, int] = {}
+    for kind in pool:
+        remaining[kind] = remaining.get(kind, 0) + 1
+
+    def take(kinds: Iterable[int]) -> list[int]:
+        out = list(kinds)
+        for kind in out:
+            if remaining.get(kind, 0) <= 0:
+                raise ValueError(
+                    f"wall_from_deal: too many {tile_str(kind)} in {format_tiles(out)}"
+                )
+            remaining[kind] -= 1
+        return out
+
+    head: list[int] = []
+    for hand in hands:
+        head.extend(take(hand))
+    if dealer_extra is not None:
+        head.extend(take([dealer_extra]))
+    head.extend(take(draws or []))
+    back = take(tail or [])
+    flip = take([indicator]) if indicator is not None else []
+    if dealer_extra is None and draws:
+        raise ValueError("wall_from_deal: give dealer_extra when giving draws")
+    # Fill the middle; a missing indicator takes the first filler from the end.
+    filler = [kind for kind in sorted(remaining) for _ in range(remaining[kind])]
+    if not flip:
+        flip = [filler.pop()]
+    # The tail is read from the end inwards: indicator last, then the first replacement, ...
+    return head + filler + list(reversed(back)) + flip

@@ -1,0 +1,250 @@
+"""Tile efficiency with wilds: distances to a target shape, acceptance (ukeire) and win odds.
+
+A *target* is a shape the hand may finish as: ``any`` (sets and a pair, the plain wild-aware
+shanten) or one of the 台头和 patterns, optionally restricted to one suit and combined with
+对对和. Every distance here is a shanten number (0 = tenpai, -1 = complete) of the concealed
+part, computed by ``baida.evaluator`` on the tiles that can belong to the target; the rest of
+the hand is dead weight that has to be thrown away, which the shanten number accounts for.
+
+Distances are memoised on the part of the hand that matters for the target, so the same
+suit shape met again (a very common event while scanning discards and draws) costs one
+dictionary lookup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..evaluator import pattern_shanten, shanten
+
+NUM = 34
+HONOUR_SLICE = slice(27, 34)
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A finishing shape: ``kind`` in any/qingyise/hunyise/duiduihe/quanlaotou, ``suit`` 0-2
+    for the one-suit patterns, ``triplets`` when 对对和 is required on top of the kind."""
+
+    kind: str
+    suit: int | None = None
+    triplets: bool = False
+
+    @property
+    def label(self) -> str:
+        name = self.kind
+        if self.suit is not None:
+            name += "mps"[self.suit]
+        if self.triplets and self.kind != "duiduihe":
+            name += "+duiduihe"
+        return name
+
+    def kinds(self) -> range | tuple[int, ...]:
+        """The tile kinds that can belong to the target."""
+        if self.kind == "quanlaotou":
+            return tuple(range(27, 34))
+        if self.kind == "qingyise":
+            assert self.suit is not None
+            return tuple(range(9 * self.suit, 9 * self.suit + 9))
+        if self.kind == "hunyise":
+            assert self.suit is not None
+            return tuple(range(9 * self.suit, 9 * self.suit + 9)) + tuple(range(27, 34))
+        return range(NUM)
+
+
+@lru_cache(maxsize=200_000)
+def _suit_distance(part: bytes, suit: int, wilds: int, sets: int) -> int:
+    counts = [0] * NUM
+    counts[9 * suit : 9 * suit + 9] = part
+    return pattern_shanten(counts, wilds, sets, "qingyise", suit)
+
+
+@lru_cache(maxsize=200_000)
+def _mixed_distance(part: bytes, honours: bytes, suit: int, wilds: int, sets: int) -> int:
+    counts = [0] * NUM
+    counts[9 * suit : 9 * suit + 9] = part
+    counts[27:34] = honours
+    return pattern_shanten(counts, wilds, sets, "hunyise", suit)
+
+
+@lru_cache(maxsize=200_000)
+def _honour_distance(honours: bytes, wilds: int, sets: int) -> int:
+    counts = [0] * NUM
+    counts[27:34] = honours
+    return pattern_shanten(counts, wilds, sets, "quanlaotou")
+
+
+def _triplet_distance(capped: tuple[int, ...], wilds: int, sets: int) -> int:
+    """对对和 distance from the multiset of per-kind counts (capped at 3), best first."""
+    top = list(capped[: sets + 1]) + [0] * max(0, sets + 1 - len(capped))
+    missing = sum(3 - c for c in top)
+    best = min(missing - (3 - c) + (2 - min(c, 2)) for c in top)
+    return best - wilds - 1
+
+
+def distance(counts: Sequence[int], wilds: int, sets: int, target: Target) -> int:
+    """Shanten of the concealed part (``counts`` of 34 kinds plus ``wilds``) toward ``target``."""
+    kind = target.kind
+    if kind == "any":
+        return shanten(counts, wilds, sets)
+    if target.triplets or kind == "duiduihe":
+        if kind == "duiduihe":
+            pool = counts
+        elif kind == "quanlaotou":
+            pool = counts[27:34]
+        else:
+            assert target.suit is not None
+            lo = 9 * target.suit
+            pool = list(counts[lo : lo + 9])
+            if kind == "hunyise":
+                pool += list(counts[27:34])
+        capped = tuple(sorted((min(c, 3) for c in pool if c), reverse=True))
+        return _triplet_distance(capped, wilds, sets)
+    if kind == "quanlaotou":
+        return _honour_distance(bytes(counts[27:34]), wilds, sets)
+    assert target.suit is not None
+    lo = 9 * target.suit
+    part = bytes(counts[lo : lo + 9])
+    if kind == "qingyise":
+        return _suit_distance(part, target.suit, wilds, sets)
+    if kind == "hunyise":
+        return _mixed_distance(part, bytes(counts[27:34]), target.suit, wilds, sets)
+    raise ValueError(f"unknown target kind {kind!r}")
+
+
+def acceptance(
+    counts: list[int],
+    wilds: int,
+    sets: int,
+    target: Target,
+    live: Sequence[int],
+    live_wilds: int,
+    base: int | None = None,
+) -> tuple[int, int, list[int]]:
+    """For a hand one tile short (3n+1): its distance, how many live tiles lower it, and which
+    kinds do. ``counts`` is modified in place and restored."""
+    if base is None:
+        base = distance(counts, wilds, sets, target)
+    if base < 0:
+        return base, 0, []
+    total = 0
+    kinds: list[int] = []
+    for k in target.kinds():
+        n = live[k]
+        if n <= 0:
+            continue
+        counts[k] += 1
+        if distance(counts, wilds, sets, target) < base:
+            total += n
+            kinds.append(k)
+        counts[k] -= 1
+    if live_wilds > 0:
+        total += live_wilds  # a wild lowers any distance that is not already complete
+    return base, total, kinds
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardOption:
+    """The outlook after discarding ``tile`` (a kind, or the wild marker -1)."""
+
+    tile: int
+    target: Target
+    distance: int
+    ukeire: int
+    improving: tuple[int, ...]
+
+
+WILD_DISCARD = -1
+
+
+def discard_options(
+    counts: list[int],
+    wilds: int,
+    sets: int,
+    target: Target,
+    live: Sequence[int],
+    live_wilds: int,
+    allow_wild: bool = False,
+) -> list[DiscardOption]:
+    """Every distinct discard of a full hand (3n+2) scored for ``target``."""
+    out: list[DiscardOption] = []
+    for k in range(NUM):
+        if counts[k] == 0:
+            continue
+        counts[k] -= 1
+        d, u, imp = acceptance(counts, wilds, sets, target, live, live_wilds)
+        counts[k] += 1
+        out.append(DiscardOption(k, target, d, u, tuple(imp)))
+    if allow_wild and wilds > 0:
+        d, u, imp = acceptance(counts, wilds - 1, sets, target, live, live_wilds)
+        out.append(DiscardOption(WILD_DISCARD, target, d, u, tuple(imp)))
+    return out
+
+
+def best_next_acceptance(
+    counts: list[int],
+    wilds: int,
+    sets: int,
+    target: Target,
+    live: Sequence[int],
+    live_wilds: int,
+    limit: int = 6,
+) -> float:
+    """Average over improving draws of the best acceptance after drawing and discarding.
+
+    This is the second ply of the efficiency search: the first draw's acceptance is known, this
+    says how good the hand will be *after* it improves. ``limit`` caps how many improving kinds
+    are examined (the most numerous first) to bound the cost.
+    """
+    base, _, kinds = acceptance(counts, wilds, sets, target, live, live_wilds)
+    if base <= 0 or not kinds:
+        return 0.0
+    kinds.sort(key=lambda k: -live[k])
+    weight = 0.0
+    acc = 0.0
+    for k in kinds[:limit]:
+        counts[k] += 1
+        live_k = live[k]
+        best = 0
+        for j in target.kinds():
+            if counts[j] == 0:
+                continue
+            counts[j] -= 1
+            d = distance(counts, wilds, sets, target)
+            if d < base:
+                _, u, _ = acceptance(counts, wilds, sets, target, live, live_wilds, base=d)
+                if u > best:
+                    best = u
+            counts[j] += 1
+        counts[k] -= 1
+        acc += live_k * best
+        weight += live_k
+    return acc / weight if weight else 0.0
+
+
+def completion_probability(need: int, draws: int, p_first: float, p_rest: float) -> float:
+    """Chance of ``need`` successes within ``draws`` tries; the first success has probability
+    ``p_first`` per try and every later one ``p_rest`` (a two-stage negative binomial)."""
+    if need <= 0:
+        return 1.0
+    if draws <= 0:
+        return 0.0
+    p_first = min(max(p_first, 0.0), 1.0)
+    p_rest = min(max(p_rest, 0.0), 1.0)
+    # dist[j] = probability of j successes so far
+    dist = [0.0] * (need + 1)
+    dist[0] = 1.0
+    for _ in range(draws):
+        nxt = [0.0] * (need + 1)
+        nxt[need] = dist[need]
+        for j in range(need):
+            p = p_first if j == 0 else p_rest
+            nxt[j] += dist[j] * (1 - p)
+            nxt[j + 1] += dist[j] * p
+        dist = nxt
+    return dist[need]
+
+
+DistanceFn = Callable[[Sequence[int], int, int], int]

@@ -1,0 +1,184 @@
+"""Plans for a hand: for each discard (or claim), the best target, its distance, acceptance,
+value and the estimated chance to finish it before the wall runs out.
+
+The chance is a two-stage negative binomial (``efficiency.completion_probability``): the
+hand needs ``distance + 1`` improving tiles among the draws still to come; the first arrives
+with the measured acceptance, later ones with the acceptance of the improved hand, either
+measured one ply deeper or estimated. In Wenling the last tile may also come from any
+opponent's discard, which multiplies the chances of the final step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..hand import Meld
+from .efficiency import Target, acceptance, best_next_acceptance, completion_probability, distance
+from .features import Seen
+from .targets import (
+    JiaxingContext,
+    WenlingContext,
+    jiaxing_value,
+    open_targets,
+    wenling_value,
+)
+
+JIAXING_WALL_RESERVE = 0  # jx.wall_reserve default (the view does not carry options)
+WENLING_STOP = 17  # no draws at R <= 2 * huangpai_pairs + 1 (default 8 pairs)
+LATER_STAGE_FACTOR = 0.65  # acceptance of an improved hand relative to the current one
+RON_FACTOR = 2.2  # Wenling: own draw plus claimable discards per turn cycle, for the last tile
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """The outlook of one choice under its best target."""
+
+    target: Target
+    distance: int
+    ukeire: int
+    value: float
+    probability: float
+
+    @property
+    def ev(self) -> float:
+        return self.value * self.probability
+
+
+class Planner:
+    """Evaluates hypothetical hands of one seat with the seat's live-tile knowledge."""
+
+    def __init__(self, seen: Seen, use_values: bool = True, patterns_in_wenling: bool = True):
+        self.seen = seen
+        self.use_values = use_values
+        self.patterns_in_wenling = patterns_in_wenling
+        self.unseen = max(1, seen.unseen)
+        if seen.ruleset == "jiaxing":
+            self.jx = JiaxingContext(
+                seat_wind=seen.seat_wind,
+                round_wind=seen.round_wind if seen.round_wind is not None else 27,
+                carry_fans=seen.carry_pool,
+            )
+        else:
+            self.wl = WenlingContext(
+                seat_wind=seen.seat_wind,
+                specials=frozenset(k for k in seen.special_faces if k < 34),
+                exposed_specials=sum(1 for f in seen.flowers if f in seen.special_faces and f < 34),
+                seat_flowers=sum(1 for f in seen.flowers if f in _seat_flowers(seen.seat_wind)),
+            )
+
+    # -- basic facts -------------------------------------------------------------------------
+    def draws_left(self, extra: int = 0) -> int:
+        """Own draws still expected before the wall is exhausted."""
+        stop = JIAXING_WALL_RESERVE if self.seen.ruleset == "jiaxing" else WENLING_STOP
+        left = max(0, self.seen.wall_remaining - stop)
+        return left // 4 + extra
+
+    def targets(self, melds: Sequence[Meld]) -> list[Target]:
+        if self.seen.ruleset == "jiaxing":
+            return open_targets(melds, "jiaxing")
+        targets = open_targets(melds, "wenling")
+        if not self.patterns_in_wenling:
+            targets = [t for t in targets if t.kind == "any"]
+        return targets
+
+    def value(
+        self, target: Target, counts: Sequence[int], wilds: int, melds: Sequence[Meld]
+    ) -> float:
+        if not self.use_values:
+            return 1.0
+        if self.seen.ruleset == "jiaxing":
+            return jiaxing_value(target, counts, wilds, melds, self.jx)
+        return wenling_value(target, counts, wilds, melds, self.wl)
+
+    def probability(self, dist: int, ukeire: int, draws: int, p_rest: float | None = None) -> float:
+        """Chance to finish from ``dist`` with ``ukeire`` live improving tiles in ``draws``."""
+        if dist < 0:
+            return 1.0
+        p_first = ukeire / self.unseen
+        if p_rest is None:
+            p_rest = p_first * LATER_STAGE_FACTOR
+        need = dist + 1
+        if self.seen.ruleset == "wenling":
+            # the last tile may come from a discard too: boost the final stage
+            if need == 1:
+                p_first = 1 - (1 - p_first) ** RON_FACTOR
+            else:
+                # approximate: spread the boost of the final stage over the later stages
+                p_rest = 1 - (1 - p_rest) ** (1 + (RON_FACTOR - 1) / (need - 1))
+        return completion_probability(need, draws, p_first, p_rest)
+
+    # -- evaluation of hands -----------------------------------------------------------------
+    def waiting_plans(
+        self,
+        counts: list[int],
+        wilds: int,
+        melds: Sequence[Meld],
+        draws: int,
+        slack: int = 2,
+    ) -> list[Plan]:
+        """Plans of a hand one tile short (3n+1), best first, for every open target within
+        ``slack`` of the best distance."""
+        sets = (4 if self.seen.ruleset == "jiaxing" else 5) - len(melds)
+        targets = self.targets(melds)
+        dists = [(distance(counts, wilds, sets, t), t) for t in targets]
+        if not dists:
+            return []
+        best = min(d for d, _ in dists)
+        plans = []
+        for d, t in dists:
+            if d > best + slack:
+                continue
+            _, u, _ = acceptance(
+                counts, wilds, sets, t, self.seen.live, self.seen.live_wilds, base=d
+            )
+            v = self.value(t, counts, wilds, melds)
+            plans.append(Plan(t, d, u, v, self.probability(d, u, draws)))
+        plans.sort(key=lambda p: -p.ev)
+        return plans
+
+    def refine(
+        self, plan: Plan, counts: list[int], wilds: int, melds: Sequence[Meld], draws: int
+    ) -> Plan:
+        """Re-estimate a plan's chance with the measured second-ply acceptance."""
+        if plan.distance <= 0:
+            return plan
+        sets = (4 if self.seen.ruleset == "jiaxing" else 5) - len(melds)
+        second = best_next_acceptance(
+            counts, wilds, sets, plan.target, self.seen.live, self.seen.live_wilds
+        )
+        p_rest = second / self.unseen
+        prob = self.probability(plan.distance, plan.ukeire, draws, p_rest)
+        return Plan(plan.target, plan.distance, plan.ukeire, plan.value, prob)
+
+    def discard_plans(
+        self,
+        counts: list[int],
+        wilds: int,
+        melds: Sequence[Meld],
+        candidates: Sequence[int],
+        draws: int,
+        slack: int = 2,
+    ) -> dict[int, list[Plan]]:
+        """For each discard candidate of a full hand, its waiting plans (best first)."""
+        out: dict[int, list[Plan]] = {}
+        for k in candidates:
+            if counts[k] == 0:
+                continue
+            counts[k] -= 1
+            out[k] = self.waiting_plans(counts, wilds, melds, draws, slack)
+            counts[k] += 1
+        return out
+
+
+def combined_ev(plans: Sequence[Plan]) -> float:
+    """A hand's worth from its plans: the best, plus a little for a second way to finish."""
+    if not plans:
+        return 0.0
+    evs = sorted((p.ev for p in plans), reverse=True)
+    return evs[0] + (0.15 * evs[1] if len(evs) > 1 else 0.0)
+
+
+def _seat_flowers(seat_wind: int) -> tuple[int, int]:
+    index = seat_wind - 27
+    return (34 + index, 38 + index)

@@ -1,0 +1,178 @@
+"""``strong``: expected value of the hand's plans, with defence in Wenling.
+
+Every choice (discard, claim, kong, 三摊) is scored by the hand it leaves: for each open
+target (the 台头和 patterns in Jiaxing; the plain shape and the pattern fans in Wenling) the
+value of finishing it (``targets``) times the chance of finishing it before the wall runs out
+(``planner``: distance, acceptance of live tiles, and for the most promising discards the
+measured acceptance one ply deeper). In Wenling the expected loss of dealing in is subtracted:
+the chance each opponent is ready and waits on the tile (``danger``) times what it would cost,
+three times more for a 生牌 in the 生牌阶段 (包三家).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..hand import Meld
+from .base import Claim, HeuristicBot
+from .danger import Opponent, deal_in_chance
+from .features import Seen
+from .planner import Plan, Planner, combined_ev
+from .policy import action_type
+
+REFINE_TOP = 3  # discards whose plans get the second-ply estimate
+OPPONENT_HAND = 8.0  # Wenling: what a typical opponent win costs each payer (T/10)
+FLUSH_HAND = 20.0  # ... when their melds show a one-suit hand
+REPLACED_ANYWAY = 0.45  # chance an opponent who is dealt in would have won anyway
+SANTAN_WIN_GAIN = 5.0  # shares received when a continuing non-承包方 wins (2 + 2 + 1)
+SANTAN_LOSS = 2.0  # shares paid when a 承包方 wins
+
+
+class StrongBot(HeuristicBot):
+    name = "strong"
+
+    # -- discards ----------------------------------------------------------------------------
+    def pick_discard(self, seen: Seen, candidates: list[int]) -> int:
+        planner = Planner(seen)
+        draws = planner.draws_left()
+        counts = seen.counts
+        plans = planner.discard_plans(counts, seen.wilds, seen.melds, candidates, draws)
+        offense = {k: combined_ev(p) for k, p in plans.items()}
+        ranked = sorted(offense, key=lambda k: -offense[k])
+        for k in ranked[:REFINE_TOP]:
+            counts[k] -= 1
+            refined = [
+                planner.refine(p, counts, seen.wilds, seen.melds, draws) for p in plans[k][:2]
+            ]
+            counts[k] += 1
+            offense[k] = combined_ev(refined + plans[k][2:])
+        # a discard outside the refined set keeps its one-ply estimate, which is optimistic
+        # relative to a measured second ply only when the hand is far; damp it slightly
+        for k in ranked[REFINE_TOP:]:
+            offense[k] *= 0.95
+        scores = dict(offense)
+        if seen.ruleset == "wenling":
+            for k in scores:
+                scores[k] = 3 * offense[k] - self._danger_cost(seen, k, 3 * offense[k])
+        best = max(scores.values())
+        tied = [k for k in candidates if k in scores and scores[k] >= best - 1e-12]
+        return self.rng.choice(tied) if tied else candidates[0]
+
+    def _danger_cost(self, seen: Seen, kind: int, own_points: float) -> float:
+        """Expected points lost by discarding ``kind`` (Wenling)."""
+        opps = [p for p in seen.players if p.seat != seen.seat]
+        opponents = [Opponent(p.discards, p.melds, can_win=not p.discarded_wild) for p in opps]
+        turns = [len(p.discards) for p in opps]
+        chances = deal_in_chance(kind, opponents, turns, seen.visible)
+        liable = (
+            seen.sheng_phase and kind not in seen.discarded_kinds and not self._exempt(seen, kind)
+        )
+        cost = 0.0
+        for opp, chance in zip(opponents, chances, strict=True):
+            hand = FLUSH_HAND if opp.flush_suit() is not None else OPPONENT_HAND
+            loss = (1 - REPLACED_ANYWAY) * hand
+            if liable:
+                loss = 3 * hand + hand * 0.5  # pays for all three, plus the others' totals
+            cost += chance * (loss + own_points)
+        return cost
+
+    @staticmethod
+    def _exempt(seen: Seen, kind: int) -> bool:
+        """包三家 exemption: the hand before the discard is all 生牌 and not ready after it."""
+        if any(c and k in seen.discarded_kinds for k, c in enumerate(seen.counts)):
+            return False
+        from ..evaluator import shanten
+
+        counts = list(seen.counts)
+        counts[kind] -= 1
+        return shanten(counts, seen.wilds, seen.sets_needed) > 0
+
+    # -- claims ------------------------------------------------------------------------------
+    def _hand_ev(
+        self, planner: Planner, counts: list[int], wilds: int, melds: Sequence[Meld], draws: int
+    ) -> tuple[float, int]:
+        """Best (EV, distance) of a full hand over its discards."""
+        cands = [k for k in range(34) if counts[k]]
+        plans = planner.discard_plans(counts, wilds, melds, cands, draws, slack=1)
+        best = (0.0, 99)
+        for ps in plans.values():
+            ev = combined_ev(ps)
+            dist = min((p.distance for p in ps), default=99)
+            if ev > best[0] or (ev == best[0] and dist < best[1]):
+                best = (ev, dist)
+        return best
+
+    def _waiting_ev(
+        self, planner: Planner, counts: list[int], wilds: int, melds: Sequence[Meld], draws: int
+    ) -> tuple[float, int]:
+        plans = planner.waiting_plans(counts, wilds, melds, draws, slack=1)
+        return combined_ev(plans), min((p.distance for p in plans), default=99)
+
+    def pick_claim(self, seen: Seen, claims: list[Claim]) -> Claim | None:
+        planner = Planner(seen)
+        draws = planner.draws_left()
+        base_ev, base_dist = self._waiting_ev(planner, seen.counts, seen.wilds, seen.melds, draws)
+        from_seat = seen.last_discard[0] if seen.last_discard else -1
+        chosen: Claim | None = None
+        best = base_ev * 1.05 + 1e-9
+        for c in claims:
+            counts = list(seen.counts)
+            for k in c.uses:
+                counts[k] -= 1
+            melds = seen.melds + [c.meld(from_seat)]
+            if c.type == "mkong":
+                ev, dist = self._waiting_ev(planner, counts, seen.wilds, melds, draws + 1)
+            else:
+                ev, dist = self._hand_ev(planner, counts, seen.wilds, melds, draws)
+            if self._forms_santan(seen, from_seat) and dist > 0:
+                continue  # becoming a 承包方 far from ready risks paying five shares
+            if dist > base_dist:
+                continue
+            if ev > best:
+                best, chosen = ev, c
+        return chosen
+
+    @staticmethod
+    def _forms_santan(seen: Seen, from_seat: int) -> bool:
+        if seen.ruleset != "jiaxing" or from_seat < 0:
+            return False
+        return seen.claim_counts[seen.seat][from_seat] >= 2  # the default threshold is 3
+
+    # -- kongs -------------------------------------------------------------------------------
+    def pick_kong(self, seen: Seen, kongs: list[Any]) -> Any | None:
+        planner = Planner(seen)
+        draws = planner.draws_left()
+        keep_ev, keep_dist = self._hand_ev(planner, seen.counts, seen.wilds, seen.melds, draws)
+        best: tuple[float, Any] | None = None
+        for a in kongs:
+            k = self.kong_kind(a)
+            counts = list(seen.counts)
+            if action_type(a) == "akong":
+                counts[k] -= 4
+                melds = seen.melds + [Meld("akong", (k,) * 4, None)]
+            else:
+                counts[k] -= 1
+                melds = [m for m in seen.melds if not (m.kind == "pon" and m.tile == k)]
+                melds.append(Meld("bukong", (k,) * 4, None))
+            ev, dist = self._waiting_ev(planner, counts, seen.wilds, melds, draws + 1)
+            if dist <= keep_dist and ev >= keep_ev * 0.95 and (best is None or ev > best[0]):
+                best = (ev, a)
+        return best[1] if best else None
+
+    # -- 三摊 ----------------------------------------------------------------------------------
+    def pick_santan(self, seen: Seen) -> bool:
+        planner = Planner(seen)
+        draws = planner.draws_left()
+        total = sum(seen.counts) + seen.wilds
+        if total % 3 == 2:
+            ev, _ = self._hand_ev(planner, seen.counts, seen.wilds, seen.melds, draws)
+            plans: list[Plan] = []
+        else:
+            plans = planner.waiting_plans(seen.counts, seen.wilds, seen.melds, draws)
+            ev = combined_ev(plans)
+        # ev = value × chance of our win; a 承包方 is quick (three claims), assume they win
+        # about half of the hands we do not
+        win_chance = min(1.0, max((p.probability for p in plans), default=ev / 4))
+        lose_chance = 0.5 * (1 - win_chance) * min(1.0, draws / 12)
+        return SANTAN_WIN_GAIN * ev - SANTAN_LOSS * 4.0 * lose_chance > 0

@@ -1,0 +1,267 @@
+"""The words of the game in Chinese and English: plain string tables, no rendering.
+
+Everything a player reads goes through ``text(key, lang, **fields)`` so that another front
+end (the hall's web client) can reuse the same tables: ``STRINGS``, ``ITEM_NAMES_EN``,
+``TILE_SHORT`` and ``tile_label`` are data and pure functions only.
+
+>>> text("win", "zh"), text("win", "en")
+('和', 'Win')
+>>> tile_label("5m", "zh"), tile_label("C", "zh"), tile_label("f2", "en")
+('5万', '中', 'f2')
+>>> item_name("清一色", "en")
+'Full flush'
+"""
+
+from __future__ import annotations
+
+LANGS = ("zh", "en")
+
+STRINGS: dict[str, tuple[str, str]] = {
+    # rulesets and table
+    "ruleset.jiaxing": ("嘉兴台头和", "Jiaxing Taitouhe"),
+    "ruleset.wenling": ("温岭麻将", "Wenling Mahjong"),
+    "hand_no": ("第{n}局", "Hand {n}"),
+    "hand_of": ("第{n}/{total}局", "Hand {n}/{total}"),
+    "round_wind": ("{wind}风圈", "{wind} round"),
+    "wall": ("余牌 {n}", "Wall {n}"),
+    "indicator": ("翻牌 {tile}", "Indicator {tile}"),
+    "wild.jiaxing": ("百搭", "Wild"),
+    "wild.wenling": ("得", "Wild"),
+    "specials": ("花牌", "Specials"),
+    "carry_pool": ("黄番 {n}", "Carry fans {n}"),
+    "sheng_phase": ("生牌阶段", "Live-tile phase"),
+    "dealer": ("庄", "Dealer"),
+    "tiles_count": ("{n}张", "{n} tiles"),
+    "melds": ("副露", "Melds"),
+    "flowers": ("花", "Flowers"),
+    "discards": ("弃牌", "Discards"),
+    "hand": ("手牌", "Hand"),
+    "drawn": ("摸", "drew"),
+    "gave_up": ("放弃", "gave up"),
+    "chengbao": ("承包", "liable pair"),
+    "santan_pairs": ("三摊: {pairs}", "Three-claim pairs: {pairs}"),
+    "face_down": ("暗", "hidden"),
+    "to_act": ("▶", "▶"),
+    # seats relative to the human player
+    "seat.self": ("你", "You"),
+    "seat.next": ("下家", "Right"),
+    "seat.across": ("对家", "Across"),
+    "seat.prev": ("上家", "Left"),
+    "seat.n": ("{n}号位", "Seat {n}"),
+    # winds
+    "wind.E": ("东", "East"),
+    "wind.S": ("南", "South"),
+    "wind.W": ("西", "West"),
+    "wind.N": ("北", "North"),
+    # actions (menu labels)
+    "discard": ("打", "Discard"),
+    "discard_drawn": ("摸切", "Discard drawn"),
+    "win": ("和", "Win"),
+    "pon": ("碰", "Pon"),
+    "chi": ("吃", "Chi"),
+    "kong": ("杠", "Kong"),
+    "mkong": ("明杠", "Kong"),
+    "akong": ("暗杠", "Concealed kong"),
+    "bukong": ("补杠", "Added kong"),
+    "lazi": ("腊子", "Lazi"),
+    "pass": ("过", "Pass"),
+    "continue": ("坚持", "Continue"),
+    "give_up": ("放弃", "Give up"),
+    "quit": ("退出", "Quit"),
+    "help": ("帮助", "Help"),
+    "key.space": ("空格/回车", "Space/Enter"),
+    "choose_one": ("选择一项 (Esc 返回):", "Choose one (Esc to go back):"),
+    # prompts and messages
+    "your_turn": ("轮到你出牌", "Your turn: discard"),
+    "your_claim": ("{who}打出 {tile}, 你要?", "{who} discarded {tile}: claim it?"),
+    "your_rob": ("{who}补杠 {tile}, 抢杠?", "{who} adds a kong of {tile}: rob it?"),
+    "santan_question": (
+        "三摊! {a}与{b}成为承包方。坚持 (继续打) 还是 放弃 (只摸打, 不付分)?",
+        "Three claims! {a} and {b} are now liable for each other. Continue playing, "
+        "or give up (draw-discard only, pay nothing)?",
+    ),
+    "sheng_announce": (
+        "★ 生牌阶段开始 (余牌 {n}): 打出生牌点和将被包三家! ★",
+        "★ Live-tile phase (wall {n}): dealing into a win with a live tile pays for all! ★",
+    ),
+    "invalid_key": ("无效的键 {key!r}: {why}", "Invalid key {key!r}: {why}"),
+    "not_offered": ("现在不能这样做", "that is not possible now"),
+    "keys_are": ("可用的键: {keys}", "keys: {keys}"),
+    "illegal": ("不合规则: {why}", "Not allowed: {why}"),
+    "press_any": ("按任意键继续…", "Press any key to continue…"),
+    "goodbye": ("再见!", "Goodbye!"),
+    "interrupted": ("对局中断。", "Match interrupted."),
+    "eof": ("输入结束, 对局中断。", "End of input: match stopped."),
+    "bots_are": ("对手: {name}", "Opponents: {name}"),
+    "seed_is": ("种子 {seed}", "seed {seed}"),
+    "help_text": (
+        "数字/字母 = 打出标记的牌, 空格/回车 = 过 (轮到你时为摸切), w = 和, p = 碰, c = 吃, "
+        "k = 杠, l = 腊子, y = 坚持, n = 放弃, q = 退出, ? = 帮助",
+        "digits/letters = discard the marked tile, Space/Enter = pass (on your turn: discard "
+        "the drawn tile), w = win, p = pon, c = chi, k = kong, l = lazi, y = continue, "
+        "n = give up, q = quit, ? = help",
+    ),
+    "confirm_quit": ("确定退出? (y/n)", "Really quit? (y/n)"),
+    # events (the log)
+    "ev.hand_start": (
+        "第{n}局开始, 庄家 {dealer}, 骰子 {dice}",
+        "Hand {n}: dealer {dealer}, dice {dice}",
+    ),
+    "ev.draw_self": ("你摸到 {tile}", "You drew {tile}"),
+    "ev.discard": ("{who} 打 {tile}", "{who} discards {tile}"),
+    "ev.chi": ("{who} 吃 {tile}", "{who} chi {tile}"),
+    "ev.pon": ("{who} 碰 {tile}", "{who} pon {tile}"),
+    "ev.mkong": ("{who} 明杠 {tile}", "{who} kong {tile}"),
+    "ev.akong": ("{who} 暗杠", "{who} concealed kong"),
+    "ev.akong_tile": ("{who} 暗杠 {tile}", "{who} concealed kong {tile}"),
+    "ev.bukong": ("{who} 补杠 {tile}", "{who} added kong {tile}"),
+    "ev.kong_robbed": ("{by} 抢杠 {tile} ({who})", "{by} robs {who}'s kong of {tile}"),
+    "ev.flower": ("{who} 补花 {tile}", "{who} exposes {tile}"),
+    "ev.santan": ("三摊: {a} 与 {b} 互为承包方", "Three claims: {a} and {b} are liable"),
+    "ev.santan_choice": ("{who} 选择 {choice}", "{who} chooses to {choice}"),
+    "ev.win": ("{who} 和了! {how} {tile}", "{who} wins! {how} {tile}"),
+    "ev.draw_game": ("流局", "Exhausted wall: no winner"),
+    # settlement
+    "settlement": ("结算", "Settlement"),
+    "outcome.draw.jiaxing": ("流局 (荒庄)", "Draw: the wall is exhausted"),
+    "outcome.draw.wenling": ("黄牌, 不计分", "Draw (黄牌): no payments"),
+    "win_by.self_draw": ("自摸", "self-draw"),
+    "win_by.discard": ("抓铳", "on a discard"),
+    "win_by.rob_kong": ("抢杠", "robbing a kong"),
+    "win_by.lazi": ("腊子和", "lazi"),
+    "winner_line": ("{who} 和了 · {how} {tile}", "{who} wins · {how} {tile}"),
+    "winner_from": ("放铳: {who}", "Dealt in by {who}"),
+    "liable": ("包三家: {who}", "Pays for all (包三家): {who}"),
+    "tai": ("台", "Tai"),
+    "fan": ("番", "Fan"),
+    "base_items": ("和 (基础牌点)", "Base points"),
+    "item": ("项目", "Item"),
+    "value": ("分", "Value"),
+    "total": ("合计", "Total"),
+    "points_jiaxing": (
+        "底 {base} × {tai}台 × 2^{fan}番 = {points}",
+        "base {base} × {tai} tai × 2^{fan} fan = {points}",
+    ),
+    "points_wenling": (
+        "({base_points} + 20) × 2^{fan}番 = {raw} → {points}",
+        "({base_points} + 20) × 2^{fan} fan = {raw} → {points}",
+    ),
+    "limit_wenling": ("满贯 {points}", "Limit hand {points}"),
+    "wenling_totals": ("各家牌点", "Each player's points"),
+    "payments": ("本局得失", "This hand"),
+    "match_totals": ("总分", "Match total"),
+    "carry_after": ("黄番池 → {n}", "Carry pool → {n}"),
+    "illegal_win": ("不成和: {reason}", "Not a legal win: {reason}"),
+    "hands_revealed": ("各家手牌", "All hands"),
+    "match_over": ("比赛结束", "Match over"),
+    "final_standings": ("最终排名", "Final standings"),
+    "player": ("玩家", "Player"),
+    "rank": ("名次", "Rank"),
+}
+
+# English names of the scoring items the scorer reports by their Chinese name (SCORING_API.md).
+ITEM_NAMES_EN: dict[str, str] = {
+    # Jiaxing 台
+    "红中刻": "Red dragon triplet",
+    "发财刻": "Green dragon triplet",
+    "白板刻": "White dragon triplet",
+    "门风": "Seat wind triplet",
+    "风圈": "Round wind triplet",
+    "无百搭": "No wild",
+    "对对和": "All triplets",
+    "混一色": "Half flush",
+    "清一色": "Full flush",
+    "全老头": "All honours",
+    # Jiaxing 番
+    "三百搭": "Three wilds",
+    "杠上开花": "Win on a kong replacement",
+    "单吊": "Single wait",
+    "黄番": "Carried fan",
+    "海底捞月": "Last tile",
+    "天和": "Heavenly hand",
+    "地和": "Earthly hand",
+    "老头黄": "Honour wild",
+    "包子": "Dice double",
+    "百搭连庄": "Same wild again",
+    # Wenling 和 (base points)
+    "对子": "Valued pair",
+    "刻子": "Exposed triplet",
+    "暗刻": "Concealed triplet",
+    "明杠": "Exposed kong",
+    "暗杠": "Concealed kong",
+    "翻白板": "Exposed White",
+    "翻红中": "Exposed Red",
+    "翻发财": "Exposed Green",
+    "嵌档": "Closed wait",
+    "靠柄": "Edge wait",
+    "自摸": "Self-draw",
+    # Wenling 番
+    "门风花牌": "Seat flower",
+    "门风刻": "Seat wind triplet",
+    "字牌刻": "Dragon triplet",
+    "旁和": "All sequences, two-sided wait",
+    "无得": "No wild",
+    "2张得": "Two wilds",
+    "抢杠和": "Robbing a kong",
+    "自摸得": "Self-drawn wild",
+    "四风会齐": "All four winds",
+    "3张得": "Three wilds (limit)",
+    "4张红花": "Four red flowers",
+    "4张黑花": "Four black flowers",
+    "4张白板": "Four Whites",
+    "4张红中": "Four Reds",
+    "4张发财": "Four Greens",
+    "暗杠门风": "Concealed seat-wind kong",
+    "暗杠字牌": "Concealed dragon kong",
+    "腊子": "Lazi",
+}
+
+# Short tile labels: Chinese uses a digit and the suit character (5万), one character for
+# honours and flowers; English uses the project notation (5m, E, C, f1).
+_SUIT_ZH = "万筒条"
+_HONOUR_ZH = {"E": "东", "S": "南", "W": "西", "N": "北", "C": "中", "F": "发", "P": "白"}
+_FLOWER_ZH = "春夏秋冬梅兰竹菊"
+TILE_SHORT_ZH: dict[str, str] = {
+    **{f"{r}{s}": f"{r}{_SUIT_ZH[i]}" for i, s in enumerate("mps") for r in range(1, 10)},
+    **_HONOUR_ZH,
+    **{f"f{i + 1}": ch for i, ch in enumerate(_FLOWER_ZH)},
+}
+
+
+class UnknownLanguage(ValueError):
+    """A language other than zh/en."""
+
+
+def check_lang(lang: str) -> str:
+    if lang not in LANGS:
+        raise UnknownLanguage(f"unknown language {lang!r}; choose zh or en")
+    return lang
+
+
+def text(key: str, lang: str = "zh", **fields: object) -> str:
+    """The string ``key`` in ``lang`` with ``fields`` filled in."""
+    zh, en = STRINGS[key]
+    template = zh if lang == "zh" else en
+    return template.format(**fields) if fields else template
+
+
+def tile_label(face: str | None, lang: str = "zh") -> str:
+    """A short label for one tile face (``None``, a hidden tile, gives '?')."""
+    if face is None:
+        return "?"
+    if lang == "zh":
+        return TILE_SHORT_ZH.get(face, face)
+    return face
+
+
+def item_name(name: str, lang: str = "zh") -> str:
+    """A scoring item's name as the scorer gives it (Chinese), translated for ``en``."""
+    if lang == "zh":
+        return name
+    return ITEM_NAMES_EN.get(name, name)
+
+
+def wind_name(letter: str | None, lang: str = "zh") -> str:
+    if letter is None:
+        return ""
+    return text(f"wind.{letter}", lang)

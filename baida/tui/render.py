@@ -1,0 +1,518 @@
+"""The table as rich renderables, from a seat's view JSON (docs/engine.md, "View").
+
+Pure functions: a view dict (and the keys of the decision, if any) in, renderables out; no
+terminal, no engine objects. ``me`` is the seat the screen belongs to (None: a spectator).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from .i18n import text, tile_label, wind_name
+from .keys import Menu, display_order
+from .tiles import compact_text, sort_faces, tile_text, tiles_text
+
+View = Mapping[str, Any]
+ME_STYLE = "bold cyan"
+ACT_STYLE = "bold yellow"
+
+
+def seat_name(seat: int | None, me: int | None, lang: str = "zh") -> str:
+    """A seat named from ``me``'s chair: 你 / 下家 / 对家 / 上家 (You / Right / Across / Left)."""
+    if seat is None:
+        return ""
+    if me is None:
+        return text("seat.n", lang, n=seat + 1)
+    rel = (seat - me) % 4
+    return text(("seat.self", "seat.next", "seat.across", "seat.prev")[rel], lang)
+
+
+def seat_title(view: View, seat: int, me: int | None, lang: str = "zh") -> str:
+    """The name with the seat wind and a dealer mark: 下家 南, 你 东·庄."""
+    wind = wind_name(view["seat_winds"][seat], lang)
+    title = f"{seat_name(seat, me, lang)} {wind}"
+    if seat == view.get("dealer"):
+        title += "·" + text("dealer", lang)
+    return title
+
+
+def wild_word(view: View, lang: str = "zh") -> str:
+    return text(f"wild.{view.get('ruleset', 'jiaxing')}", lang)
+
+
+def render_header(
+    view: View,
+    lang: str = "zh",
+    *,
+    hand_no: int | None = None,
+    hands_total: int | None = None,
+) -> Text:
+    """One line: ruleset, hand number, round wind, wall, indicator and wilds, pool, phase."""
+    parts: list[Text] = [Text(text(f"ruleset.{view['ruleset']}", lang), style="bold")]
+    if hand_no is not None:
+        key = "hand_of" if hands_total else "hand_no"
+        parts.append(Text(text(key, lang, n=hand_no, total=hands_total)))
+    if view.get("round_wind"):
+        parts.append(Text(text("round_wind", lang, wind=wind_name(view["round_wind"], lang))))
+    parts.append(Text(text("wall", lang, n=view.get("wall_remaining", "?"))))
+    wilds = list(view.get("wilds") or [])
+    line = Text(text("indicator", lang, tile=tile_label(view.get("indicator"), lang)))
+    line.append(f"  {wild_word(view, lang)} ")
+    line.append_text(tiles_text(sort_faces(wilds), lang, wilds=wilds))
+    parts.append(line)
+    specials = list(view.get("specials") or [])
+    if specials:
+        sp = Text(text("specials", lang) + " ")
+        sp.append_text(compact_text(sort_faces(specials), lang))
+        parts.append(sp)
+    if view.get("ruleset") == "jiaxing" and view.get("carry_pool"):
+        parts.append(Text(text("carry_pool", lang, n=view["carry_pool"]), style="magenta"))
+    if view.get("sheng_phase"):
+        parts.append(Text(text("sheng_phase", lang), style="bold red"))
+    return Text(" · ").join(parts)
+
+
+def meld_text(meld: Mapping[str, Any] | str, lang: str = "zh") -> Text:
+    """One meld: 碰 555万, 吃 345万, 暗杠 (face down for others)."""
+    if isinstance(meld, str):  # the scorer's notation, "pon C"
+        kind, _, tiles = meld.partition(" ")
+        return Text(f"{text(kind, lang)} {tiles}")
+    kind = meld.get("type", "")
+    label = text(kind if kind in ("chi", "pon", "mkong", "akong", "bukong") else "kong", lang)
+    tiles = meld.get("tiles")
+    out = Text(label + " ", style="dim")
+    if not tiles:
+        out.append("■■■■", style="dim")
+        return out
+    out.append_text(compact_text(sort_faces(tiles), lang))
+    return out
+
+
+def melds_text(player: Mapping[str, Any], lang: str = "zh") -> Text:
+    """The melds and the flowers of a player on one line."""
+    parts = [meld_text(m, lang) for m in player.get("melds") or []]
+    flowers = list(player.get("flowers") or [])
+    if flowers:
+        ft = Text(text("flowers", lang) + " ", style="dim")
+        ft.append_text(tiles_text(sort_faces(flowers), lang, sep=""))
+        parts.append(ft)
+    return Text("  ").join(parts)
+
+
+def discards_text(view: View, player: Mapping[str, Any], lang: str = "zh") -> Text:
+    """A player's discards in order; claimed ones dimmed, the live last discard highlighted."""
+    claimed = set(player.get("claimed") or [])
+    discards = list(player.get("discards") or [])
+    last = view.get("last_discard") or {}
+    live_last = last.get("seat") == player.get("seat") and view.get("phase") in ("claim",)
+    wilds = list(view.get("wilds") or [])
+    out = Text()
+    for i, face in enumerate(discards):
+        if i:
+            out.append(" ")
+        extra = ""
+        if i in claimed:
+            extra = "dim strike"
+        elif live_last and i == len(discards) - 1:
+            extra = "reverse"
+        out.append_text(tile_text(face, lang, wilds=wilds, extra_style=extra))
+        if live_last and i == len(discards) - 1 and i not in claimed:
+            out.append("←", style=ACT_STYLE)
+    return out
+
+
+def _seat_order(me: int | None) -> list[int]:
+    """Turn order from the seat after ``me``, ending with ``me`` (at the bottom)."""
+    start = 0 if me is None else (me + 1) % 4
+    return [(start + i) % 4 for i in range(4)]
+
+
+def _status(view: View, player: Mapping[str, Any], lang: str) -> Text:
+    seat = player["seat"]
+    out = Text()
+    if player.get("gave_up"):
+        out.append(text("gave_up", lang), style="red")
+    pairs = [p for p in view.get("santan_pairs") or [] if seat in p]
+    if pairs:
+        if out:
+            out.append(" ")
+        out.append(text("chengbao", lang), style="bold red")
+    return out
+
+
+def render_players(view: View, me: int | None, lang: str = "zh") -> Table:
+    """Every seat: name and wind, tile count, melds and flowers, discards."""
+    table = Table(box=box.SIMPLE_HEAD, expand=True, pad_edge=False, show_edge=False)
+    table.add_column("", width=1, no_wrap=True)
+    table.add_column(text("player", lang), no_wrap=True)
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column(text("melds", lang) + " · " + text("flowers", lang), ratio=2)
+    table.add_column(text("discards", lang), ratio=3)
+    to_act = set(view.get("to_act") or [])
+    for seat in _seat_order(me):
+        player = view["players"][seat]
+        marker = Text("▶", style=ACT_STYLE) if seat in to_act else Text("")
+        name = Text(seat_title(view, seat, me, lang), style=ME_STYLE if seat == me else "")
+        status = _status(view, player, lang)
+        if status:
+            name.append(" ")
+            name.append_text(status)
+        count = player.get("concealed_count")
+        table.add_row(
+            marker,
+            name,
+            str(count) if count is not None else "",
+            melds_text(player, lang),
+            discards_text(view, player, lang),
+        )
+    return table
+
+
+def render_hand(view: View, seat: int, lang: str = "zh", menu: Menu | None = None) -> Table:
+    """The seat's concealed tiles, wilds leftmost, the drawn tile apart, keys underneath."""
+    hand, drawn = display_order(view, seat)
+    wilds = list(view.get("wilds") or [])
+    keys = menu.discard_keys if menu is not None else {}
+    grid = Table.grid(padding=(0, 1))
+    faces: list[str | None] = list(hand)
+    if drawn is not None:
+        faces += [None, drawn]
+    for _ in faces:
+        grid.add_column(justify="center", no_wrap=True)
+    top: list[Text] = []
+    bottom: list[Text] = []
+    for i, face in enumerate(faces):
+        if face is None:  # the gap before the drawn tile
+            top.append(Text(text("drawn", lang), style="dim"))
+            bottom.append(Text(""))
+            continue
+        top.append(tile_text(face, lang, wilds=wilds))
+        # one key per distinct face: under its last copy in the hand (and the drawn tile)
+        later = faces[i + 1 :]
+        show_key = face in keys and (face not in later or (i == len(faces) - 1))
+        if drawn is not None and i < len(faces) - 2 and face == drawn:
+            show_key = False
+        bottom.append(Text(keys[face] if show_key else "", style=ACT_STYLE))
+    grid.add_row(*top)
+    if keys:
+        grid.add_row(*bottom)
+    return grid
+
+
+def render_menu(menu: Menu, lang: str = "zh") -> Text:
+    """The prompt line: which keys do what."""
+    parts: list[Text] = []
+    if menu.discards:
+        keys = list(menu.discards)
+        span = keys[0] if len(keys) == 1 else f"{keys[0]}-{keys[-1]}"
+        parts.append(Text.assemble((span, ACT_STYLE), " " + text("discard", lang)))
+    for entry in menu.entries:
+        parts.append(Text.assemble((entry.key, ACT_STYLE), " " + entry.label))
+    if menu.pass_action is not None:
+        parts.append(Text.assemble((text("key.space", lang), ACT_STYLE), " " + text("pass", lang)))
+    elif menu.drawn_discard is not None:
+        label = text("discard_drawn", lang)
+        parts.append(Text.assemble((text("key.space", lang), ACT_STYLE), " " + label))
+    if menu.is_sub:
+        parts.insert(0, Text(text("choose_one", lang)))
+        parts.append(Text.assemble(("Esc", ACT_STYLE), " ←"))
+    else:
+        parts.append(Text.assemble(("?", ACT_STYLE), " " + text("help", lang)))
+        parts.append(Text.assemble(("q", ACT_STYLE), " " + text("quit", lang)))
+    return Text("   ").join(parts)
+
+
+def prompt_title(view: View, me: int, lang: str = "zh") -> Text:
+    """What the decision is about: your turn, a claim on a discard, 抢杠, 三摊."""
+    phase = view.get("phase")
+    last = view.get("last_discard") or {}
+    if phase == "claim" and last:
+        who = seat_name(last.get("seat"), me, lang)
+        msg = text("your_claim", lang, who=who, tile=tile_label(last.get("tile"), lang))
+    elif phase == "rob":
+        turn = view.get("turn")
+        tile = _last_meld_tile(view, turn)
+        msg = text("your_rob", lang, who=seat_name(turn, me, lang), tile=tile_label(tile, lang))
+    elif phase == "santan":
+        pair = (view.get("santan_pairs") or [[None, None]])[-1]
+        msg = text(
+            "santan_question",
+            lang,
+            a=seat_name(pair[0], me, lang),
+            b=seat_name(pair[1], me, lang),
+        )
+    else:
+        msg = text("your_turn", lang)
+    return Text(msg, style="bold")
+
+
+def _last_meld_tile(view: View, seat: int | None) -> str | None:
+    if seat is None:
+        return None
+    melds = view["players"][seat].get("melds") or []
+    for meld in reversed(melds):
+        if meld.get("type") in ("bukong", "pon") and meld.get("tiles"):
+            return meld["tiles"][0]
+    return None
+
+
+def render_table(
+    view: View,
+    me: int | None,
+    lang: str = "zh",
+    *,
+    menu: Menu | None = None,
+    log: Sequence[Text] = (),
+    hand_no: int | None = None,
+    hands_total: int | None = None,
+    notice: Text | None = None,
+) -> Group:
+    """The whole screen of one decision: header, seats, recent events, own hand and keys."""
+    items: list[RenderableType] = [
+        render_header(view, lang, hand_no=hand_no, hands_total=hands_total),
+        render_players(view, me, lang),
+    ]
+    if log:
+        items.append(Text("\n").join(list(log)))
+    if me is not None and view["players"][me].get("concealed") is not None:
+        items.append(Text(""))
+        items.append(render_hand(view, me, lang, menu))
+    if menu is not None and me is not None:
+        items.append(prompt_title(view, me, lang))
+        items.append(render_menu(menu, lang))
+    if notice is not None:
+        items.append(notice)
+    return Group(*items)
+
+
+def render_event(event: Mapping[str, Any], me: int | None, lang: str = "zh") -> Text | None:
+    """One line of the event log for an event as the seat sees it; None for silent events."""
+    kind = event.get("type")
+    seat = event.get("seat")
+    who = seat_name(seat, me, lang)
+    tile = event.get("tile")
+    label = tile_label(tile, lang) if tile else ""
+    if kind == "discard":
+        return Text(text("ev.discard", lang, who=who, tile=label))
+    if kind in ("chi", "pon", "mkong", "bukong"):
+        return Text(text(f"ev.{kind}", lang, who=who, tile=label), style="bold")
+    if kind == "akong":
+        key = "ev.akong_tile" if tile else "ev.akong"
+        return Text(text(key, lang, who=who, tile=label), style="bold")
+    if kind == "flower":
+        return Text(text("ev.flower", lang, who=who, tile=label), style="magenta")
+    if kind == "draw" and seat == me and me is not None and tile:
+        return Text(text("ev.draw_self", lang, tile=label), style="dim")
+    if kind == "kong_robbed":
+        by = seat_name(event.get("by"), me, lang)
+        return Text(text("ev.kong_robbed", lang, by=by, who=who, tile=label), style="bold")
+    if kind == "santan":
+        pair = event.get("pair") or [None, None]
+        a, b = (seat_name(s, me, lang) for s in pair[:2])
+        return Text(text("ev.santan", lang, a=a, b=b), style="bold red")
+    if kind == "santan_choice":
+        choice = text("continue" if event.get("choice") == "continue" else "give_up", lang)
+        return Text(text("ev.santan_choice", lang, who=who, choice=choice))
+    if kind == "sheng_phase":
+        return Text(text("sheng_announce", lang, n=event.get("remaining")), style="bold red")
+    if kind == "win":
+        how = text(f"win_by.{event.get('win_by', 'self_draw')}", lang)
+        return Text(text("ev.win", lang, who=who, how=how, tile=label), style="bold green")
+    return None
+
+
+def _signed(n: int) -> Text:
+    style = "green" if n > 0 else "red" if n < 0 else "dim"
+    return Text(f"{n:+d}" if n else "0", style=style)
+
+
+def _items_line(items: Sequence[Mapping[str, Any]], lang: str) -> Text:
+    """Scoring items as 'name value · name value'."""
+    from .i18n import item_name
+
+    out = Text()
+    for i, item in enumerate(items):
+        if i:
+            out.append(" · ", style="dim")
+        out.append(item_name(str(item["name"]), lang))
+        out.append(f" {item['value']}", style="bold")
+    return out
+
+
+def revealed_hand_text(
+    hand: Mapping[str, Any],
+    wilds: Sequence[str],
+    lang: str = "zh",
+    win_tile: str | None = None,
+) -> Text:
+    """A finished hand: concealed tiles (wilds first; the winning tile apart), melds, flowers."""
+    concealed = list(hand.get("concealed") or [])
+    if win_tile is not None and win_tile in concealed:
+        concealed.remove(win_tile)
+    else:
+        win_tile = None
+    out = tiles_text(sort_faces(concealed, wilds), lang, wilds=wilds)
+    if win_tile is not None:
+        out.append(" + ")
+        out.append_text(tile_text(win_tile, lang, wilds=wilds, extra_style="reverse"))
+    rest = melds_text(hand, lang)
+    if rest:
+        out.append("  │ ")
+        out.append_text(rest)
+    return out
+
+
+def render_settlement(
+    view: View,
+    me: int | None,
+    lang: str = "zh",
+    *,
+    totals: Sequence[int] | None = None,
+    hand_no: int | None = None,
+    base: int | None = None,
+) -> Group:
+    """The end of a hand: who won how, every scoring item, the sums and everyone's payments."""
+    result = view.get("result") or {}
+    ruleset = view.get("ruleset", "jiaxing")
+    wilds = list(view.get("wilds") or [])
+    items: list[RenderableType] = []
+    title = text("settlement", lang)
+    if hand_no is not None:
+        title += " · " + text("hand_no", lang, n=hand_no)
+    items.append(Text(title, style="bold underline"))
+    score = result.get("score") or {}
+    winner = result.get("winner")
+    if result.get("outcome") != "win" or winner is None:
+        items.append(Text(text(f"outcome.draw.{ruleset}", lang), style="bold yellow"))
+    else:
+        how = text(f"win_by.{result.get('win_by', 'self_draw')}", lang)
+        tile = tile_label(result.get("win_tile"), lang) if result.get("win_tile") else ""
+        who = seat_title(view, winner, me, lang)
+        items.append(
+            Text(text("winner_line", lang, who=who, how=how, tile=tile), style="bold green")
+        )
+        if result.get("from") is not None and result.get("win_by") != "self_draw":
+            items.append(Text(text("winner_from", lang, who=seat_name(result["from"], me, lang))))
+        if result.get("liable") is not None:
+            liable = seat_name(result["liable"], me, lang)
+            items.append(Text(text("liable", lang, who=liable), style="bold red"))
+        hands = result.get("hands") or []
+        if winner < len(hands):
+            win_tile = result.get("win_tile")
+            items.append(revealed_hand_text(hands[winner], wilds, lang, win_tile))
+        items.extend(_score_lines(score, ruleset, lang, base))
+    items.append(_payments_table(view, me, lang, result, score, totals))
+    pool = result.get("carry_pool_after")
+    if ruleset == "jiaxing" and pool is not None:
+        items.append(Text(text("carry_after", lang, n=pool), style="magenta"))
+    return Group(*items)
+
+
+def _score_lines(
+    score: Mapping[str, Any], ruleset: str, lang: str, base: int | None
+) -> list[RenderableType]:
+    out: list[RenderableType] = []
+    if score.get("legal") is False:
+        out.append(Text(text("illegal_win", lang, reason=score.get("reason")), style="red"))
+        return out
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold", no_wrap=True)
+    grid.add_column()
+    grid.add_column(justify="right", no_wrap=True)
+    rows = (
+        ("tai", score.get("tai"), score.get("tai_total"), text("tai", lang)),
+        ("base_items", score.get("base_items"), score.get("base_points"), ""),
+        ("fan", score.get("fan"), score.get("fan_total"), text("fan", lang)),
+    )
+    for key, items, total, unit in rows:
+        if items:
+            grid.add_row(text(key, lang), _items_line(items, lang), f"= {total}{unit}")
+    if grid.row_count:
+        out.append(grid)
+    points = score.get("points")
+    fan = score.get("fan_total") or 0
+    if ruleset == "jiaxing":
+        line = text(
+            "points_jiaxing",
+            lang,
+            base=base if base is not None else "?",
+            tai=score.get("tai_total", 0),
+            fan=fan,
+            points=points,
+        )
+    elif score.get("raw") is None or score.get("base_points") is None:
+        line = text("limit_wenling", lang, points=points)
+    else:
+        line = text(
+            "points_wenling",
+            lang,
+            base_points=score.get("base_points"),
+            fan=fan,
+            raw=score.get("raw"),
+            points=points,
+        )
+    out.append(Text(line, style="bold"))
+    return out
+
+
+def _payments_table(
+    view: View,
+    me: int | None,
+    lang: str,
+    result: Mapping[str, Any],
+    score: Mapping[str, Any],
+    totals: Sequence[int] | None,
+) -> Table:
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column(text("player", lang), no_wrap=True)
+    wl_totals = score.get("totals") if isinstance(score.get("totals"), Mapping) else None
+    if wl_totals:
+        table.add_column(text("wenling_totals", lang), justify="right")
+    table.add_column(text("payments", lang), justify="right")
+    if totals is not None:
+        table.add_column(text("match_totals", lang), justify="right")
+    payments = list(result.get("payments") or [0, 0, 0, 0])
+    winds = view.get("seat_winds") or ["E", "S", "W", "N"]
+    for seat in range(4):
+        name = Text(seat_title(view, seat, me, lang), style=ME_STYLE if seat == me else "")
+        row: list[Text] = [name]
+        if wl_totals:
+            row.append(Text(str(wl_totals.get(winds[seat], ""))))
+        row.append(_signed(int(payments[seat])))
+        if totals is not None:
+            row.append(Text(str(totals[seat]), style="bold"))
+        table.add_row(*row)
+    return table
+
+
+def render_all_hands(view: View, me: int | None, lang: str = "zh") -> Table:
+    """Every hand of a finished hand (from the result), one line each."""
+    result = view.get("result") or {}
+    wilds = list(view.get("wilds") or [])
+    table = Table(title=text("hands_revealed", lang), box=None, show_header=False,
+                  title_justify="left", pad_edge=False)
+    table.add_column(no_wrap=True)
+    table.add_column()
+    for seat, hand in enumerate(result.get("hands") or []):
+        table.add_row(seat_title(view, seat, me, lang), revealed_hand_text(hand, wilds, lang))
+    return table
+
+
+def render_standings(totals: Sequence[int], me: int | None, lang: str = "zh") -> Table:
+    """The final ranking of a match by total."""
+    table = Table(title=text("final_standings", lang), box=box.SIMPLE_HEAD, title_justify="left")
+    table.add_column(text("rank", lang), justify="right")
+    table.add_column(text("player", lang))
+    table.add_column(text("match_totals", lang), justify="right")
+    order = sorted(range(len(totals)), key=lambda s: (-totals[s], s))
+    for rank, seat in enumerate(order, 1):
+        style = ME_STYLE if seat == me else ""
+        name = Text(seat_name(seat, me, lang), style=style)
+        table.add_row(str(rank), name, _signed(totals[seat]))
+    return table

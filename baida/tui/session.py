@@ -1,0 +1,246 @@
+"""One terminal match: the engine's ``Match``, three bots, and a person at the keyboard.
+
+The session owns the I/O (a rich ``Console`` and a ``KeyReader``); what it shows comes from
+the pure renderers in ``render`` and the keys from ``keys``. With ``auto`` the person's seat
+is played by a bot too and each hand's settlement is printed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.console import Console
+from rich.panel import Panel
+from rich.text import Text
+
+from ..engine import Action, EngineError, Round
+from ..engine.match import Match
+from .i18n import text
+from .keyboard import KeyReader
+from .keys import Menu, build_menu
+from .render import (
+    render_all_hands,
+    render_event,
+    render_menu,
+    render_settlement,
+    render_standings,
+    render_table,
+)
+
+LOG_LINES = 6
+# events worth a line when the match runs unattended
+AUTO_EVENTS = ("santan", "santan_choice", "sheng_phase")
+
+
+class EndOfInput(Exception):
+    """Standard input ended before the match did."""
+
+
+class QuitMatch(Exception):
+    """The player chose to quit."""
+
+
+def hand_seed(match_seed: str, number: int) -> bytes:
+    """The 32-byte seed of hand ``number`` (1-based) of a match: a deterministic derivation."""
+    return hashlib.sha256(f"baida-play/{match_seed}/hand/{number}".encode()).digest()
+
+
+def bot_seed(match_seed: str, seat: int) -> int:
+    """The seed of a bot's own tie-breaking choices in a match."""
+    digest = hashlib.sha256(f"baida-play/{match_seed}/bot/{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def load_bot(name: str, seed: int) -> Any:
+    """A policy from the ``baida.bots`` registry (``choose(view, legal_actions)``)."""
+    from ..bots.policy import make_bot
+
+    return make_bot(name, seed=seed)
+
+
+@dataclass
+class Settings:
+    """What the player asked for on the command line."""
+
+    ruleset: str = "jiaxing"
+    options: dict[str, Any] = field(default_factory=dict)
+    seed: str = ""
+    hands: int | None = None
+    lang: str = "zh"
+    auto: bool = False
+    bot: str = "efficient"
+    me: int = 0
+
+
+class Session:
+    """Plays one match to its end (or until the player quits or the input ends)."""
+
+    def __init__(self, settings: Settings, console: Console, reader: KeyReader | None) -> None:
+        self.s = settings
+        self.console = console
+        self.reader = reader
+        self.lang = settings.lang
+        self.match = Match(settings.ruleset, settings.options or None, hands=settings.hands)
+        self.bots = [load_bot(settings.bot, bot_seed(settings.seed, seat)) for seat in range(4)]
+        self.log: list[Text] = []
+        self.notice: Text | None = None
+
+    # -- the match -----------------------------------------------------------------------------
+    def run(self) -> None:
+        """Every hand until the match is over; the final standings at the end."""
+        self._say_intro()
+        while not self.match.over:
+            number = self.match.hand_number + 1
+            rnd = self.match.start_hand(hand_seed(self.s.seed, number))
+            self.log = [self._intro_line()]
+            self.play_hand(rnd)
+            self.show_settlement(rnd, number)
+            if not self.match.over and not self.s.auto:
+                self.wait_key()
+        self.console.print(render_standings(self.match.totals, self.s.me, self.lang))
+        self.console.print(Text(text("match_over", self.lang), style="bold"))
+
+    def play_hand(self, rnd: Round) -> None:
+        """Bots answer first; the player is asked when only their decision is awaited."""
+        while not rnd.ended:
+            waiting = rnd.to_act
+            bot_seats = [s for s in waiting if self.s.auto or s != self.s.me]
+            seat = bot_seats[0] if bot_seats else self.s.me
+            legal = rnd.legal_actions(seat)
+            if bot_seats:
+                self.apply(self.bot_action(rnd, seat, legal))
+                continue
+            action = self.ask(rnd, seat, legal)
+            try:
+                self.apply(action)
+            except EngineError as exc:  # the round is unchanged: ask again
+                self.log.append(Text(text("illegal", self.lang, why=exc), style="red"))
+
+    def bot_action(self, rnd: Round, seat: int, legal: Sequence[Action]) -> Action:
+        view = rnd.view(seat).to_json()
+        choice = self.bots[seat].choose(view, list(legal))
+        return Action.from_json(choice)
+
+    def apply(self, action: Action) -> None:
+        for event in self.match.apply(action):
+            seen = event.for_seat(self.s.me)
+            line = render_event(seen, self.s.me, self.lang)
+            if line is None:
+                continue
+            self.log.append(line)
+            if seen.get("type") == "sheng_phase":
+                self.notice = line
+            if self.s.auto and seen.get("type") in AUTO_EVENTS:
+                self.console.print(line)
+
+    # -- the player's decisions ------------------------------------------------------------------
+    def draw_screen(self, rnd: Round, menu: Menu | None) -> None:
+        view = rnd.view(self.s.me).to_json()
+        if self.console.is_terminal:
+            self.console.clear()
+        notice = None
+        if self.notice is not None:
+            notice = Panel(self.notice, border_style="red")
+            self.notice = None
+        self.console.print(
+            render_table(
+                view,
+                self.s.me,
+                self.lang,
+                menu=menu,
+                log=self.log[-LOG_LINES:],
+                hand_no=self.match.hand_number + 1,
+                hands_total=self.s.hands,
+            )
+        )
+        if notice is not None:
+            self.console.print(notice)
+
+    def read_key(self) -> str:
+        assert self.reader is not None
+        key = self.reader.read_key()
+        if key is None:
+            raise EndOfInput
+        return key
+
+    def ask(self, rnd: Round, seat: int, legal: Sequence[Action]) -> Action:
+        """Show the table and read keys until one names a legal action."""
+        view = rnd.view(seat).to_json()
+        root = build_menu([a.to_json() for a in legal], view, self.lang)
+        self.draw_screen(rnd, root)
+        menu = root
+        while True:
+            key = self.read_key()
+            choice = menu.resolve(key)
+            if choice.kind == "invalid":
+                self.console.print(Text(choice.message, style="red"))
+            elif choice.kind == "help":
+                self.console.print(Text(text("help_text", self.lang), style="cyan"))
+            elif choice.kind == "quit":
+                self.confirm_quit()
+                self.console.print(render_menu(menu, self.lang))
+            elif choice.kind == "menu" and choice.menu is not None:
+                menu = choice.menu
+                self.console.print(render_menu(menu, self.lang))
+            elif choice.kind == "back":
+                menu = root
+                self.console.print(render_menu(menu, self.lang))
+            elif choice.action is not None:
+                action = Action.from_json(choice.action)
+                if action in legal:
+                    return action
+                self.console.print(Text(text("not_offered", self.lang), style="red"))
+
+    def confirm_quit(self) -> None:
+        self.console.print(Text(text("confirm_quit", self.lang), style="bold"))
+        if self.read_key() in ("y", "Y"):
+            raise QuitMatch
+
+    def wait_key(self) -> None:
+        self.console.print(Text(text("press_any", self.lang), style="dim"))
+        key = self.read_key()
+        if key in ("q", "Q"):
+            self.confirm_quit()
+
+    # -- output ----------------------------------------------------------------------------------
+    def _intro_line(self) -> Text:
+        parts = [
+            text(f"ruleset.{self.s.ruleset}", self.lang),
+            text("seed_is", self.lang, seed=self.s.seed),
+            text("bots_are", self.lang, name=self.s.bot),
+        ]
+        if not self.s.auto:
+            parts.append("? " + text("help", self.lang))
+        return Text(" · ".join(parts), style="dim")
+
+    def _say_intro(self) -> None:
+        if self.s.auto:
+            self.console.print(self._intro_line())
+
+    def show_settlement(self, rnd: Round, number: int) -> None:
+        view = rnd.view(self.s.me).to_json()
+        if not self.s.auto:
+            if self.console.is_terminal:
+                self.console.clear()
+            self.console.print(
+                render_table(view, self.s.me, self.lang, log=self.log[-LOG_LINES:],
+                             hand_no=number, hands_total=self.s.hands)
+            )
+        else:
+            self.console.rule(text("hand_no", self.lang, n=number))
+        self.console.print(
+            render_settlement(
+                view, self.s.me, self.lang, totals=self.match.totals, hand_no=number,
+                base=self.match.base,
+            )
+        )
+        if not self.s.auto:
+            self.console.print(render_all_hands(view, self.s.me, self.lang))
+
+    def print_totals(self) -> None:
+        """The standings so far (after a quit or the end of the input)."""
+        if self.match.hand_number:
+            self.console.print(render_standings(self.match.totals, self.s.me, self.lang))

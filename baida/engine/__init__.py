@@ -7,6 +7,7 @@ from .actions import Action
 from .errors import EngineError, IllegalAction, MalformedAction, RecordError
 from .events import Event
 from .jiaxing import JiaxingRound
+from .match import Match
 from .result import HandResult
 from .round import Round
 from .views import PlayerView, View
@@ -20,6 +21,7 @@ __all__ = [
     "IllegalAction",
     "JiaxingRound",
     "MalformedAction",
+    "Match",
     "PlayerView",
     "RecordError",
     "Round",

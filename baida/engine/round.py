@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 from ..evaluator import is_complete
 from ..hand import Hand, Meld
-from ..rules.options import Options, make_options
+from ..rules.options import JiaxingOptions, OptionError, Options, WenlingOptions, make_options
 from ..scoring.request import ScoreRequest
 from ..tiles import NUM_KINDS, WILD, tile_str
 from . import actions as A
@@ -28,9 +28,13 @@ WINDS = "ESWN"
 _REGISTRY: dict[str, type[Round]] = {}
 
 
-def _resolve_options(ruleset: str, options: Any) -> Options:
+def resolve_options(ruleset: str, options: Any) -> Options:
+    """Options given as None, a dict (validated) or an options object of the right ruleset."""
     if options is None or isinstance(options, dict):
         return make_options(ruleset, options)
+    expected = JiaxingOptions if ruleset == "jiaxing" else WenlingOptions
+    if not isinstance(options, expected):
+        raise OptionError(f"options: not {ruleset} options: {type(options).__name__}")
     return options
 
 
@@ -55,7 +59,7 @@ class Round:
         carry_pool: int = 0,
         previous_wild: int | None = None,
     ) -> None:
-        self.options = _resolve_options(self.ruleset, options)
+        self.options = resolve_options(self.ruleset, options)
         self.wall = check_wall(self.ruleset, wall)
         if len(dice) != 2 or not all(
             isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice

@@ -1,0 +1,199 @@
+"""Game records: one JSON document per hand, and replaying one (``docs/records.md``)."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from ..rules.options import OptionError, make_options, options_to_json
+from ..tiles import TileError, parse_tile, tile_str
+from .actions import Action
+from .errors import EngineError, RecordError
+from .events import Event
+from .round import WINDS, Round
+from .wall import PROCEDURE
+
+FORMAT = "baida-record-v1"
+_FIELDS = {
+    "format",
+    "ruleset",
+    "options",
+    "base",
+    "dealer",
+    "round_wind",
+    "carry_pool",
+    "previous_wild",
+    "wall_procedure",
+    "commitment",
+    "seed",
+    "wall",
+    "dice",
+    "actions",
+    "settlement",
+}
+
+
+def make_record(rnd: Round) -> dict[str, Any]:
+    """The record of ``rnd`` so far (the settlement once the hand has ended)."""
+    out: dict[str, Any] = {
+        "format": FORMAT,
+        "ruleset": rnd.ruleset,
+        "options": options_to_json(rnd.options),
+        "base": rnd.base,
+        "dealer": rnd.dealer,
+        "round_wind": WINDS[rnd.round_wind],
+        "carry_pool": rnd.carry_pool_before,
+        "previous_wild": None if rnd.previous_wild is None else tile_str(rnd.previous_wild),
+    }
+    if rnd.seed is not None:
+        out["wall_procedure"] = PROCEDURE
+        out["commitment"] = rnd.commitment
+        out["seed"] = rnd.seed.hex() if rnd.ended else None
+    else:
+        out["wall"] = [tile_str(t) for t in rnd.wall]
+        out["dice"] = list(rnd.dice)
+    out["actions"] = [a.to_json() for a in rnd.actions]
+    if rnd.result is not None:
+        out["settlement"] = rnd.result.settlement()
+    return out
+
+
+def _field(obj: dict[str, Any], name: str, kind: type | tuple[type, ...], default: Any) -> Any:
+    value = obj.get(name, default)
+    if value is default:
+        return value
+    if isinstance(value, bool) and kind is int or not isinstance(value, kind):
+        what = getattr(kind, "__name__", kind)
+        raise RecordError(f"record.{name}: expected {what}, got {value!r}")
+    return value
+
+
+def _seat(obj: dict[str, Any], name: str) -> int:
+    value = _field(obj, name, int, 0)
+    if value not in (0, 1, 2, 3):
+        raise RecordError(f"record.{name}: a seat is 0-3, got {value!r}")
+    return value
+
+
+def start_round(obj: Any) -> Round:
+    """The hand a record describes, dealt and before any action."""
+    if not isinstance(obj, dict):
+        raise RecordError(f"a record is a JSON object, not {type(obj).__name__}")
+    unknown = set(obj) - _FIELDS
+    if unknown:
+        raise RecordError(f"record: unknown field(s) {', '.join(sorted(unknown))}")
+    fmt = obj.get("format", FORMAT)
+    if fmt != FORMAT:
+        raise RecordError(f"record.format: expected {FORMAT!r}, got {fmt!r}")
+    ruleset = obj.get("ruleset")
+    if ruleset not in ("jiaxing", "wenling"):
+        raise RecordError(f"record.ruleset: expected 'jiaxing' or 'wenling', got {ruleset!r}")
+    try:
+        options = make_options(ruleset, _field(obj, "options", dict, None))
+    except OptionError as exc:
+        raise RecordError(f"record.{exc}") from None
+    wind = _field(obj, "round_wind", str, "E")
+    if wind not in WINDS:
+        raise RecordError(f"record.round_wind: one of E S W N, got {wind!r}")
+    previous = _field(obj, "previous_wild", str, None)
+    try:
+        previous_kind = None if previous is None else parse_tile(previous)
+    except TileError as exc:
+        raise RecordError(f"record.previous_wild: {exc}") from None
+    base = _field(obj, "base", int, 1)
+    carry = _field(obj, "carry_pool", int, 0)
+    if base < 1 or carry < 0:
+        raise RecordError("record: base must be at least 1 and carry_pool at least 0")
+    kwargs: dict[str, Any] = {
+        "options": options,
+        "dealer": _seat(obj, "dealer"),
+        "round_wind": WINDS.index(wind),
+        "base": base,
+        "carry_pool": carry,
+        "previous_wild": previous_kind,
+    }
+    seed_hex = _field(obj, "seed", str, None)
+    try:
+        if seed_hex is not None:
+            try:
+                seed = bytes.fromhex(seed_hex)
+            except ValueError:
+                raise RecordError("record.seed: not a hex string") from None
+            procedure = obj.get("wall_procedure", PROCEDURE)
+            if procedure != PROCEDURE:
+                raise RecordError(f"record.wall_procedure: only {PROCEDURE!r} is known")
+            given = obj.get("commitment")
+            if given is not None and given != hashlib.sha256(seed).hexdigest():
+                raise RecordError("record.seed does not match record.commitment")
+            rnd = Round.from_seed(ruleset, seed, **kwargs)
+            if "wall" in obj and [tile_str(t) for t in rnd.wall] != obj["wall"]:
+                raise RecordError("record.wall is not the wall the seed gives")
+            return rnd
+        if "wall" not in obj:
+            if obj.get("commitment") is not None:
+                raise RecordError("record: the seed is not revealed yet; cannot replay")
+            raise RecordError("record: give either 'seed' or 'wall' and 'dice'")
+        wall_raw = _field(obj, "wall", list, None)
+        try:
+            wall = [parse_tile(t) if isinstance(t, str) else _bad_tile(t) for t in wall_raw]
+        except TileError as exc:
+            raise RecordError(f"record.wall: {exc}") from None
+        dice = _field(obj, "dice", list, None)
+        if dice is None:
+            raise RecordError("record.dice: required with an explicit wall")
+        return Round.from_wall(ruleset, wall, tuple(dice), **kwargs)
+    except (ValueError, TypeError) as exc:
+        if isinstance(exc, RecordError):
+            raise
+        raise RecordError(f"record: {exc}") from None
+
+
+def _bad_tile(value: Any) -> int:
+    raise TileError(f"a tile is a string like '5m', got {value!r}")
+
+
+class Replay:
+    """The outcome of re-running a record."""
+
+    def __init__(self, rnd: Round, events: list[Event], expected: dict[str, Any] | None) -> None:
+        self.round = rnd
+        self.events = events
+        self.expected = expected
+
+    @property
+    def settlement(self) -> dict[str, Any] | None:
+        return None if self.round.result is None else self.round.result.settlement()
+
+    @property
+    def matches(self) -> bool:
+        """Whether the record's settlement (if it has one) is reproduced exactly."""
+        return self.expected is None or self.expected == self.settlement
+
+    def differences(self) -> list[str]:
+        if self.matches:
+            return []
+        got = self.settlement or {}
+        want = self.expected or {}
+        return [
+            f"{key}: record has {want.get(key)!r}, replay gives {got.get(key)!r}"
+            for key in sorted(set(got) | set(want))
+            if got.get(key) != want.get(key)
+        ]
+
+
+def replay(obj: Any) -> Replay:
+    """Re-run a record; ``RecordError`` when it cannot be read or an action does not replay."""
+    rnd = start_round(obj)
+    raw_actions = obj.get("actions", [])
+    if not isinstance(raw_actions, list):
+        raise RecordError("record.actions: expected a list")
+    expected = obj.get("settlement")
+    if expected is not None and not isinstance(expected, dict):
+        raise RecordError("record.settlement: expected an object")
+    events = list(rnd.events)
+    for i, raw in enumerate(raw_actions):
+        try:
+            events.extend(rnd.apply(Action.from_json(raw)))
+        except EngineError as exc:
+            raise RecordError(f"record.actions[{i}] ({raw}): {exc}") from None
+    return Replay(rnd, events, expected)

@@ -192,7 +192,7 @@ def score_jiaxing(req: ScoreRequest) -> dict[str, Any]:
     pair_bits = opts.dandiao_mode == "pair_wait" or rob
     found = _candidates(setup, counts, wilds, req.win_tile, pair_bits)
     if not found:
-        return _illegal(req, "not a winning hand: the tiles do not make four sets and a pair")
+        return _illegal(req, _shape_reason(counts, wilds, setup))
     best: tuple[int, list[Item], list[Item], Shape, list[int]] | None = None
     legal_shapes: list[Shape] = []
     best_tai_short = 0
@@ -234,6 +234,15 @@ def score_jiaxing(req: ScoreRequest) -> dict[str, Any]:
         wilds=[tile_str(face) for face in faces],
     )
     return out
+
+
+def _shape_reason(counts: list[int], wilds: int, setup: _Setup) -> str:
+    """Why no reading wins: the shape, or (J-A18) only through a fifth copy."""
+    from ..evaluator import is_complete
+
+    if setup.face_limit is not None and wilds and is_complete(counts, wilds):
+        return "not a winning hand: a 百搭 may not stand for a fifth copy of a tile at this table"
+    return "not a winning hand: the tiles do not make four sets and a pair"
 
 
 def _rob_refusal(req: ScoreRequest, setup: _Setup, legal_shapes: list[Shape]) -> str | None:

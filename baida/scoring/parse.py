@@ -213,6 +213,8 @@ def _check_jiaxing(req: ScoreRequest) -> None:
     if req.after_kong and req.win_by != "self_draw":
         raise ScoreInputError("after_kong", "杠上开花 is a self-drawn kong replacement"
                               " (win_by must be self_draw)")
+    if req.after_kong and not any(m.is_kong for m in hand.melds):
+        raise ScoreInputError("after_kong", "杠上开花 follows a kong, and the hand has none")
     if req.heavenly:
         if req.winner != 0:
             raise ScoreInputError("heavenly", "天和 is the dealer's win (winner must be E)")

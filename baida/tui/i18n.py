@@ -108,17 +108,17 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Hand {n}: dealer {dealer}, dice {dice}",
     ),
     "ev.draw_self": ("你摸到 {tile}", "You drew {tile}"),
-    "ev.discard": ("{who} 打 {tile}", "{who} discards {tile}"),
-    "ev.chi": ("{who} 吃 {tile}", "{who} chi {tile}"),
-    "ev.pon": ("{who} 碰 {tile}", "{who} pon {tile}"),
-    "ev.mkong": ("{who} 明杠 {tile}", "{who} kong {tile}"),
-    "ev.akong": ("{who} 暗杠", "{who} concealed kong"),
-    "ev.akong_tile": ("{who} 暗杠 {tile}", "{who} concealed kong {tile}"),
-    "ev.bukong": ("{who} 补杠 {tile}", "{who} added kong {tile}"),
+    "ev.discard": ("{who} 打 {tile}", "{who}: discard {tile}"),
+    "ev.chi": ("{who} 吃 {tile}", "{who}: chi {tile}"),
+    "ev.pon": ("{who} 碰 {tile}", "{who}: pon {tile}"),
+    "ev.mkong": ("{who} 明杠 {tile}", "{who}: kong {tile}"),
+    "ev.akong": ("{who} 暗杠", "{who}: concealed kong"),
+    "ev.akong_tile": ("{who} 暗杠 {tile}", "{who}: concealed kong {tile}"),
+    "ev.bukong": ("{who} 补杠 {tile}", "{who}: added kong {tile}"),
     "ev.kong_robbed": ("{by} 抢杠 {tile} ({who})", "{by} robs {who}'s kong of {tile}"),
-    "ev.flower": ("{who} 补花 {tile}", "{who} exposes {tile}"),
+    "ev.flower": ("{who} 补花 {tile}", "{who}: expose {tile}"),
     "ev.santan": ("三摊: {a} 与 {b} 互为承包方", "Three claims: {a} and {b} are liable"),
-    "ev.santan_choice": ("{who} 选择 {choice}", "{who} chooses to {choice}"),
+    "ev.santan_choice": ("{who} 选择 {choice}", "{who}: {choice}"),
     "ev.win": ("{who} 和了! {how} {tile}", "{who} wins! {how} {tile}"),
     "ev.draw_game": ("流局", "Exhausted wall: no winner"),
     # settlement
@@ -134,6 +134,13 @@ STRINGS: dict[str, tuple[str, str]] = {
     "liable": ("包三家: {who}", "Pays for all (包三家): {who}"),
     "tai": ("台", "Tai"),
     "fan": ("番", "Fan"),
+    "unit.tai": ("台", " tai"),
+    "unit.fan": ("番", " fan"),
+    "meld.chi": ("吃", "Chi"),
+    "meld.pon": ("碰", "Pon"),
+    "meld.mkong": ("明杠", "Kong"),
+    "meld.bukong": ("补杠", "Kong+"),
+    "meld.akong": ("暗杠", "Closed"),
     "base_items": ("和 (基础牌点)", "Base points"),
     "item": ("项目", "Item"),
     "value": ("分", "Value"),
@@ -147,7 +154,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "({base_points} + 20) × 2^{fan} fan = {raw} → {points}",
     ),
     "limit_wenling": ("满贯 {points}", "Limit hand {points}"),
-    "wenling_totals": ("各家牌点", "Each player's points"),
+    "wenling_totals": ("牌点", "Points"),
     "payments": ("本局得失", "This hand"),
     "match_totals": ("总分", "Match total"),
     "carry_after": ("黄番池 → {n}", "Carry pool → {n}"),
@@ -238,7 +245,7 @@ def check_lang(lang: str) -> str:
     return lang
 
 
-def text(key: str, lang: str = "zh", **fields: object) -> str:
+def text(key: str, lang: str = "zh", /, **fields: object) -> str:
     """The string ``key`` in ``lang`` with ``fields`` filled in."""
     zh, en = STRINGS[key]
     template = zh if lang == "zh" else en

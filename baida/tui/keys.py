@@ -6,6 +6,7 @@
   the order the hand is shown (wilds leftmost, the drawn tile last);
 * ``w`` 和, ``p`` 碰, ``c`` 吃, ``k`` 杠 (明杠/暗杠/补杠), ``l`` 腊子, ``y`` 坚持, ``n`` 放弃;
 * Space / Enter: pass in a claim window; on one's own turn, discard the drawn tile (摸切);
+  at 三摊, 坚持;
 * ``q`` quit, ``?`` help. Several 吃 or 杠 choices open a numbered sub-menu (Esc goes back).
 
 ``menu.resolve(key)`` answers with a ``Choice``; an invalid key changes nothing.
@@ -61,6 +62,7 @@ class Menu:
     discard_keys: dict[str, str] = field(default_factory=dict)  # face -> key
     discards: dict[str, Action] = field(default_factory=dict)  # key -> discard action
     pass_action: Action | None = None
+    pass_label: str = ""
     drawn_discard: Action | None = None
     lang: str = "zh"
     is_sub: bool = False
@@ -168,6 +170,7 @@ def build_menu(legal: Sequence[Action], view: Mapping[str, Any], lang: str = "zh
             continue
         if kind == "pass":
             menu.pass_action = actions[0]
+            menu.pass_label = text("pass", lang)
         elif kind == "pon":
             label = _kind_label(actions[0], lang, claimed)
             menu.entries.append(Entry(SINGLE_KEYS[kind], label, action=actions[0]))
@@ -176,4 +179,7 @@ def build_menu(legal: Sequence[Action], view: Mapping[str, Any], lang: str = "zh
         else:
             entry = _group(actions, GROUP_KEYS[kind], text(kind, lang), lang, claimed)
             menu.entries.append(entry)
+    if menu.pass_action is None and "continue" in by_type:  # 三摊: Enter keeps playing
+        menu.pass_action = by_type["continue"][0]
+        menu.pass_label = text("continue", lang)
     return menu

@@ -69,7 +69,7 @@ def render_header(
     specials = list(view.get("specials") or [])
     if specials:
         sp = Text(text("specials", lang) + " ")
-        sp.append_text(compact_text(sort_faces(specials), lang))
+        sp.append_text(tiles_text(sort_faces(specials), lang, sep=_flower_sep(lang)))
         parts.append(sp)
     if view.get("ruleset") == "jiaxing" and view.get("carry_pool"):
         parts.append(Text(text("carry_pool", lang, n=view["carry_pool"]), style="magenta"))
@@ -78,13 +78,19 @@ def render_header(
     return Text(" · ").join(parts)
 
 
+def _flower_sep(lang: str) -> str:
+    """Flowers and specials run together in Chinese (白春兰), spaced in notation (P f1 f6)."""
+    return "" if lang == "zh" else " "
+
+
 def meld_text(meld: Mapping[str, Any] | str, lang: str = "zh") -> Text:
     """One meld: 碰 555万, 吃 345万, 暗杠 (face down for others)."""
     if isinstance(meld, str):  # the scorer's notation, "pon C"
         kind, _, tiles = meld.partition(" ")
         return Text(f"{text(kind, lang)} {tiles}")
     kind = meld.get("type", "")
-    label = text(kind if kind in ("chi", "pon", "mkong", "akong", "bukong") else "kong", lang)
+    known = kind in ("chi", "pon", "mkong", "akong", "bukong")
+    label = text(f"meld.{kind}" if known else "kong", lang)
     tiles = meld.get("tiles")
     out = Text(label + " ", style="dim")
     if not tiles:
@@ -100,7 +106,7 @@ def melds_text(player: Mapping[str, Any], lang: str = "zh") -> Text:
     flowers = list(player.get("flowers") or [])
     if flowers:
         ft = Text(text("flowers", lang) + " ", style="dim")
-        ft.append_text(tiles_text(sort_faces(flowers), lang, sep=""))
+        ft.append_text(tiles_text(sort_faces(flowers), lang, sep=_flower_sep(lang)))
         parts.append(ft)
     return Text("  ").join(parts)
 
@@ -193,11 +199,9 @@ def render_hand(view: View, seat: int, lang: str = "zh", menu: Menu | None = Non
             bottom.append(Text(""))
             continue
         top.append(tile_text(face, lang, wilds=wilds))
-        # one key per distinct face: under its last copy in the hand (and the drawn tile)
-        later = faces[i + 1 :]
-        show_key = face in keys and (face not in later or (i == len(faces) - 1))
-        if drawn is not None and i < len(faces) - 2 and face == drawn:
-            show_key = False
+        # one key per distinct face: under its last copy in the hand, and under the drawn tile
+        in_hand = faces[i + 1 : len(hand)] if i < len(hand) else []
+        show_key = face in keys and face not in in_hand
         bottom.append(Text(keys[face] if show_key else "", style=ACT_STYLE))
     grid.add_row(*top)
     if keys:
@@ -215,7 +219,8 @@ def render_menu(menu: Menu, lang: str = "zh") -> Text:
     for entry in menu.entries:
         parts.append(Text.assemble((entry.key, ACT_STYLE), " " + entry.label))
     if menu.pass_action is not None:
-        parts.append(Text.assemble((text("key.space", lang), ACT_STYLE), " " + text("pass", lang)))
+        label = menu.pass_label or text("pass", lang)
+        parts.append(Text.assemble((text("key.space", lang), ACT_STYLE), " " + label))
     elif menu.drawn_discard is not None:
         label = text("discard_drawn", lang)
         parts.append(Text.assemble((text("key.space", lang), ACT_STYLE), " " + label))
@@ -271,7 +276,7 @@ def render_table(
     log: Sequence[Text] = (),
     hand_no: int | None = None,
     hands_total: int | None = None,
-    notice: Text | None = None,
+    notice: RenderableType | None = None,
 ) -> Group:
     """The whole screen of one decision: header, seats, recent events, own hand and keys."""
     items: list[RenderableType] = [
@@ -280,14 +285,14 @@ def render_table(
     ]
     if log:
         items.append(Text("\n").join(list(log)))
+    if notice is not None:
+        items.append(notice)
     if me is not None and view["players"][me].get("concealed") is not None:
         items.append(Text(""))
         items.append(render_hand(view, me, lang, menu))
     if menu is not None and me is not None:
         items.append(prompt_title(view, me, lang))
         items.append(render_menu(menu, lang))
-    if notice is not None:
-        items.append(notice)
     return Group(*items)
 
 
@@ -426,9 +431,9 @@ def _score_lines(
     grid.add_column()
     grid.add_column(justify="right", no_wrap=True)
     rows = (
-        ("tai", score.get("tai"), score.get("tai_total"), text("tai", lang)),
+        ("tai", score.get("tai"), score.get("tai_total"), text("unit.tai", lang)),
         ("base_items", score.get("base_items"), score.get("base_points"), ""),
-        ("fan", score.get("fan"), score.get("fan_total"), text("fan", lang)),
+        ("fan", score.get("fan"), score.get("fan_total"), text("unit.fan", lang)),
     )
     for key, items, total, unit in rows:
         if items:

@@ -24,6 +24,7 @@ from .keys import Menu, build_menu
 from .render import (
     render_all_hands,
     render_event,
+    render_header,
     render_menu,
     render_settlement,
     render_standings,
@@ -154,10 +155,9 @@ class Session:
                 log=self.log[-LOG_LINES:],
                 hand_no=self.match.hand_number + 1,
                 hands_total=self.s.hands,
+                notice=notice,
             )
         )
-        if notice is not None:
-            self.console.print(notice)
 
     def read_key(self) -> str:
         assert self.reader is not None
@@ -226,9 +226,9 @@ class Session:
             if self.console.is_terminal:
                 self.console.clear()
             self.console.print(
-                render_table(view, self.s.me, self.lang, log=self.log[-LOG_LINES:],
-                             hand_no=number, hands_total=self.s.hands)
+                render_header(view, self.lang, hand_no=number, hands_total=self.s.hands)
             )
+            self.console.print(Text("\n").join(self.log[-3:]))
         else:
             self.console.rule(text("hand_no", self.lang, n=number))
         self.console.print(

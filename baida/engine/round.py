@@ -789,16 +789,24 @@ class Round:
         seat = action.seat
         kind = action.type
         waiting = self.to_act
+        if (
+            kind == A.CHI
+            and self.phase == CLAIM
+            and seat != ((self.window_from or 0) + 1) % 4
+            and seat != self.window_from
+        ):
+            return "吃 only from the player on your left (上家)"
         if seat not in waiting:
             if self.phase == TURN:
                 return f"not your turn: waiting for seat {self.turn}"
             if seat in self.answers:
                 return "you have already answered"
+            seats = ", ".join(map(str, waiting))
             if self.phase == CLAIM:
-                return (
-                    f"you have no claim on {tile_str(self.window_tile or 0)}: waiting for seat(s) "
-                    + (", ".join(map(str, waiting)))
-                )
+                tile = tile_str(self.window_tile or 0)
+                if kind in (A.CHI, A.PON, A.MKONG, A.WIN, A.PASS):
+                    return f"you have no claim on {tile}"
+                return f"not your decision now: waiting for seat(s) {seats} to answer on {tile}"
             if self.phase == ROB:
                 return "you cannot rob this kong (抢杠)"
             return "not your decision now: waiting for seat(s) " + ", ".join(map(str, waiting))

@@ -126,6 +126,9 @@ def wall_from_deal(
             remaining[kind] -= 1
         return out
 
+    size = 16 if ruleset == "wenling" else 13
+    if len(hands) != 4 or any(len(hand) != size for hand in hands):
+        raise ValueError(f"wall_from_deal: four hands of {size} tiles, dealer first")
     head: list[int] = []
     for hand in hands:
         head.extend(take(hand))

@@ -59,7 +59,7 @@ def discard_drawn(rnd: Round) -> None:
 
 
 def passive(rnd: Round, steps: int | None = None) -> None:
-    """Nobody claims or wins; every player discards what it draws (``steps`` turns, or to the end)."""
+    """Nobody claims or wins; each player discards its draw (``steps`` turns, or to the end)."""
     done = 0
     while not rnd.ended and (steps is None or done < steps):
         if rnd.phase == "turn":

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from test_engine_helpers import act, passive, pass_window, scripted, snapshot
+from test_engine_helpers import act, pass_window, passive, scripted, snapshot
 
 from baida.engine import IllegalAction
 from baida.tiles import parse_tile

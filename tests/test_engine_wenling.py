@@ -1,0 +1,243 @@
+"""Scripted Wenling hands: one test per rule of RULES.md part B that the engine enforces."""
+
+from __future__ import annotations
+
+import pytest
+from test_engine_helpers import act, discard_drawn, pass_window, passive, scripted, snapshot
+
+from baida.engine import IllegalAction, Round
+from baida.tiles import parse_tile, parse_tiles
+
+WAIT = "123m456m789m123s456s 5p"
+
+
+def three_waits():
+    return scripted("wenling", ["123m456m789m123s456s E", WAIT, WAIT, WAIT], extra="5p")
+
+
+def test_several_wins_on_one_discard_go_to_the_next_player_first() -> None:
+    rnd = three_waits()
+    act(rnd, "discard", 0, tile="5p")
+    assert rnd.to_act == (1, 2, 3)
+    act(rnd, "win", 3)
+    act(rnd, "win", 2)
+    act(rnd, "win", 1)
+    assert rnd.result.winner == 1 and rnd.result.win_by == "discard" and rnd.result.from_seat == 0
+    assert sum(rnd.result.payments) == 0 and rnd.result.payments[1] > 0
+
+
+def test_when_the_next_player_passes_the_opposite_wins() -> None:
+    rnd = three_waits()
+    act(rnd, "discard", 0, tile="5p")
+    act(rnd, "pass", 1)
+    act(rnd, "win", 3)
+    act(rnd, "win", 2)
+    assert rnd.result.winner == 2
+
+
+PASS_DEALER = "E 1m4m7m 1p4p7p 1s4s7s 2m5m8m 2p5p8p"
+PASS_SEAT2 = "EE 1m4m7m 1p4p7p 1s4s7s 2m5m 2p 8m 5p"
+
+
+def test_pon_pass_restriction_until_a_draw() -> None:
+    hands = [
+        PASS_DEALER,
+        "E 3m6m 3p6p 3s6s 2s5s8s 9m 9p SS WW",
+        PASS_SEAT2,
+        "3m6m 3p6p 3s6s 2s5s8s 9m 9p NN W CC",
+    ]
+    rnd = scripted("wenling", hands, extra="C", draws="9m 9p 3m")
+    act(rnd, "discard", 0, tile="E")
+    assert rnd.to_act == (2,) and any(a.type == "pon" for a in rnd.legal_actions(2))
+    act(rnd, "pass", 2)
+    assert rnd.turn == 1
+    act(rnd, "discard", 1, tile="E")  # seat 2 has not drawn since it passed: no 碰 now
+    assert rnd.phase == "turn" and rnd.turn == 2
+
+
+def test_pon_allowed_again_after_drawing() -> None:
+    hands = [
+        PASS_DEALER,
+        "3m6m 3p6p 3s6s 2s5s8s 9m 9p SS WW C",
+        PASS_SEAT2,
+        "E 3m6m 3p6p 3s6s 2s5s8s 9m 9p NN W C",
+    ]
+    rnd = scripted("wenling", hands, extra="C", draws="9m 9p 3m")
+    act(rnd, "discard", 0, tile="E")
+    act(rnd, "pass", 2)
+    discard_drawn(rnd)  # seat 1
+    pass_window(rnd)
+    discard_drawn(rnd)  # seat 2 drew: the restriction is lifted
+    pass_window(rnd)
+    assert rnd.turn == 3
+    act(rnd, "discard", 3, tile="E")
+    assert rnd.phase == "claim" and any(a.type == "pon" for a in rnd.legal_actions(2))
+
+
+SCATTER = [
+    "1m4m7m 1p4p7p 1s4s7s 2m5m8m 2p5p8p E",
+    "2s5s8s 3m6m 3p6p 3s6s 9m 9p S W N C F",
+    "1m4m7m 1p4p7p 1s4s7s 2m5m8m 2p5p8p S",
+]
+
+
+def test_specials_in_the_deal_are_replaced_from_the_tail_dealer_first() -> None:
+    dealer = "P f1 1m4m7m 1p4p7p 1s4s7s 3m6m 3p6p 3s"
+    rnd = scripted(
+        "wenling", [dealer, SCATTER[1], SCATTER[2], SCATTER[0]], extra="E", tail="2s f2 3m"
+    )
+    assert [parse_tiles("P f1 f2")[i] for i in range(3)] == rnd.flowers[0]
+    assert rnd.concealed_count(0) == 17
+    hand = rnd.concealed(0)
+    assert parse_tile("2s") in hand and parse_tile("3m") in hand
+    kinds = [(e.type, e.data.get("tile"), e.data.get("source")) for e in rnd.events if e.seat == 0]
+    assert kinds[-6:] == [
+        ("flower", "P", None),
+        ("draw", "2s", "special"),
+        ("flower", "f1", None),
+        ("draw", "f2", "special"),
+        ("flower", "f2", None),
+        ("draw", "3m", "special"),
+    ]
+    assert rnd.view(1).players[0].flowers == ["P", "f1", "f2"]
+
+
+def test_three_de_is_a_lazi_on_ones_own_turn() -> None:
+    dealer = "5m5m5m 1p4p7p 1s4s7s 3m6m 2p8p 3s W C"
+    others = [
+        SCATTER[1],
+        "1m4m7m 1p4p7p 1s4s7s 2m8m 2p5p8p S N",
+        "1m4m7m 1p4p7p 1s4s7s 2m8m 2p5p8p E N",
+    ]
+    rnd = scripted("wenling", [dealer, *others], extra="E", indicator="5m")
+    assert any(a.type == "lazi" for a in rnd.legal_actions(0))
+    events = act(rnd, "lazi", 0)
+    assert events[0].type == "win" and events[0].data["win_by"] == "lazi"
+    assert rnd.result.score["points"] == 500
+    assert rnd.result.payments[0] >= 150 and sum(rnd.result.payments) == 0
+
+
+@pytest.mark.parametrize("indicator,wild", [("5m", True), ("6m", False)])
+def test_a_discarded_de_is_dead_and_bars_its_discarder(indicator: str, wild: bool) -> None:
+    dealer = "5m 123p456p789p 123s456s"
+    seat1 = "E 3m6m 3s6s 9m 9p SS WW NN CC F"
+    seat2 = "1m4m7m 1p4p7p 2m 8m 2p 8p 7s 8s 9m 9p S F"
+    seat3 = "1m4m7m 4s7s 2m 8m 2p 8p 7s 8s 3m 6m N C F"
+    rnd = scripted("wenling", [dealer, seat1, seat2, seat3], extra="E", indicator=indicator)
+    events = act(rnd, "discard", 0, tile="5m")
+    pass_window(rnd)
+    assert rnd.turn == 1 and rnd.discarded_wild[0] == wild
+    if wild:
+        assert [e.type for e in events] == ["discard", "draw"]  # a dead tile: no claim window
+    act(rnd, "discard", 1, tile="E")  # seat 0 waits on E, but may not win after discarding 得
+    assert (0 in rnd.to_act) != wild
+    if not wild:
+        assert [a.type for a in rnd.legal_actions(0)] == ["pass", "win"]
+
+
+@pytest.mark.parametrize("pairs,left", [(8, (16, 17)), (4, (8, 9))])
+def test_huangpai_and_sheng_phase_thresholds(pairs: int, left: tuple[int, int]) -> None:
+    rnd = Round.from_seed("wenling", b"huang", options={"huangpai_pairs": pairs})
+    passive(rnd)
+    assert rnd.result.outcome == "draw" and rnd.remaining in left
+    assert rnd.result.payments == [0, 0, 0, 0] and rnd.result.score is None
+    announced = [e for e in rnd.events if e.type == "sheng_phase"]
+    assert len(announced) == 1 and announced[0].data["remaining"] == 31
+    first = rnd.events.index(announced[0])
+    before = [e for e in rnd.events[:first] if e.type == "draw"]
+    assert before[-1].data["remaining"] == 31 and all(e.data["remaining"] > 31 for e in before[:-1])
+
+
+# ---------------------------------------------------------------------- 包三家
+
+D_KINDS = parse_tiles("1p3p7p ESWN CF")
+BAO_OTHERS = [
+    WAIT,
+    "2p2p 4p4p 6p6p 8p8p 7s7s 8s8s 9p9p 1m 2m",
+    "2p2p 4p4p 6p6p 8p8p 7s7s 8s8s 9p9p 3m4m",
+]
+
+
+def bao_round(dealer: str, extra: str, when: int = 48, **options: object) -> Round:
+    """Seat 0 (dealer) draws 5p on draw number ``when`` and seat 1 waits on it."""
+    hands = [dealer, *BAO_OTHERS]
+    pool: dict[int, int] = {k: 4 for k in range(34)}
+    for tile in parse_tiles(" ".join(hands) + extra):
+        pool[tile] -= 1
+    pool[parse_tile("5p")] = 0
+    pool[parse_tile("9s")] = 0
+    pool[parse_tile("P")] = 0
+    plain = [k for k in range(34) if k not in D_KINDS for _ in range(pool[k])]
+    d_pool = [k for k in D_KINDS for _ in range(pool[k])]
+    draws = []
+    for k in range(1, when):
+        seat = k % 4
+        draws.append(d_pool.pop() if seat in (2, 3) and d_pool else plain.pop())
+    draws.append(parse_tile("5p"))
+    from baida.engine.wall import wall_from_deal
+
+    wall = wall_from_deal(
+        "wenling",
+        [parse_tiles(h) for h in hands],
+        draws=draws,
+        indicator=parse_tile("9s"),
+        dealer_extra=parse_tile(extra),
+    )
+    return Round.from_wall("wenling", wall, (1, 2), options=options)
+
+
+def bao_play(rnd: Round, first: str) -> None:
+    act(rnd, "discard", 0, tile=first)
+    five = parse_tile("5p")
+    while not (rnd.phase == "turn" and rnd.turn == 0 and rnd.drawn[0] == five):
+        if rnd.phase != "turn":
+            pass_window(rnd)
+        elif rnd.turn in (0, 1):
+            discard_drawn(rnd)
+        else:
+            legal = [a for a in rnd.legal_actions(rnd.turn) if a.type == "discard"]
+            rnd.apply(next(a for a in legal if a.tile not in D_KINDS and a.tile != five))
+    act(rnd, "discard", 0, tile="5p")
+    assert rnd.to_act == (1,)
+    act(rnd, "win", 1)
+
+
+ALL_SHENG = "1p1p 3p3p 7p7p EE SS WW NN C F"
+
+
+def test_baosanjia_liable_when_the_hand_was_not_all_sheng() -> None:
+    rnd = bao_round(ALL_SHENG, extra="F")
+    bao_play(rnd, "F")  # F is no longer 生, and seat 0 still holds one
+    result = rnd.result
+    assert rnd.sheng_phase and result.winner == 1 and result.liable == 0
+    assert result.payments[0] < 0 and result.payments[2] >= 0 and result.payments[3] >= 0
+    assert result.score["totals"]["E"] == 0  # the liable seat's total is zeroed
+
+
+def test_baosanjia_exempt_when_all_sheng_and_not_tenpai() -> None:
+    rnd = bao_round(ALL_SHENG, extra="5m")
+    bao_play(rnd, "5m")
+    assert rnd.result.winner == 1 and rnd.result.liable is None
+
+
+def test_baosanjia_exemption_can_be_switched_off() -> None:
+    rnd = bao_round(ALL_SHENG, extra="5m", baosanjia_exemption=False)
+    bao_play(rnd, "5m")
+    assert rnd.result.liable == 0
+
+
+def test_no_baosanjia_before_the_sheng_phase() -> None:
+    rnd = bao_round(ALL_SHENG, extra="F", when=4)
+    bao_play(rnd, "F")
+    assert not rnd.sheng_phase and rnd.result.liable is None
+
+
+def test_refusals_name_the_wenling_rule() -> None:
+    rnd = three_waits()
+    act(rnd, "discard", 0, tile="5p")
+    before = snapshot(rnd)
+    with pytest.raises(IllegalAction, match="answer the claim on 5p first"):
+        act(rnd, "discard", 1, tile="5p")
+    with pytest.raises(IllegalAction, match="吃 only from the player on your left"):
+        act(rnd, "chi", 3, tiles=["4p", "6p"])
+    assert snapshot(rnd) == before

@@ -62,6 +62,20 @@ def load_bot(name: str, seed: int) -> Any:
     return make_bot(name, seed=seed)
 
 
+def fallback_action(view: dict[str, Any], legal: Sequence[Action]) -> Action:
+    """A plain move: win, else keep playing (pass / 坚持), else discard the drawn tile."""
+    by_type = {a.type: a for a in reversed(legal)}
+    for kind in ("win", "lazi", "pass", "continue"):
+        if kind in by_type:
+            return by_type[kind]
+    me = view["players"][view["seat"]]
+    for action in legal:
+        if action.type == "discard" and action.to_json()["tile"] == me.get("drawn"):
+            return action
+    discards = [a for a in legal if a.type == "discard"]
+    return discards[-1] if discards else legal[0]
+
+
 @dataclass
 class Settings:
     """What the player asked for on the command line."""
@@ -88,6 +102,7 @@ class Session:
         self.bots = [load_bot(settings.bot, bot_seed(settings.seed, seat)) for seat in range(4)]
         self.log: list[Text] = []
         self.notice: Text | None = None
+        self.bot_failed = False
 
     # -- the match -----------------------------------------------------------------------------
     def run(self) -> None:
@@ -121,9 +136,19 @@ class Session:
                 self.log.append(Text(text("illegal", self.lang, why=exc), style="red"))
 
     def bot_action(self, rnd: Round, seat: int, legal: Sequence[Action]) -> Action:
+        """The bot's choice; should a bot fail, a plain legal move keeps the game going."""
         view = rnd.view(seat).to_json()
-        choice = self.bots[seat].choose(view, list(legal))
-        return Action.from_json(choice)
+        try:
+            action = Action.from_json(self.bots[seat].choose(view, list(legal)))
+            if action in legal:
+                return action
+            problem = f"chose an illegal action: {action}"
+        except Exception as exc:  # a broken policy must not end the player's match
+            problem = f"{type(exc).__name__}: {exc}"
+        if not self.bot_failed:
+            self.bot_failed = True
+            self.console.print(Text(f"bot {self.s.bot} {problem}", style="red dim"))
+        return fallback_action(view, legal)
 
     def apply(self, action: Action) -> None:
         for event in self.match.apply(action):

@@ -107,8 +107,6 @@ def _check_win(req: ScoreRequest) -> None:
             raise ScoreInputError("from", f"required when win_by is {req.win_by!r}")
         if _seat(req.from_seat, "from") == req.winner:
             raise ScoreInputError("from", "the winner cannot be the one who pays the tile")
-    elif req.from_seat is not None:
-        raise ScoreInputError("from", f"only for discard or rob_kong, not {req.win_by!r}")
     if (req.after_kong or req.after_special) and req.win_by != "self_draw":
         raise ScoreInputError(
             "after_kong" if req.after_kong else "after_special",

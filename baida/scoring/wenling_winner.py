@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ..evaluator import PAIR, SEQ, TRIPLET, Group, Reading, readings
-from ..hand import Hand
+from ..evaluator import PAIR, SEQ, TRIPLET, Group, Reading, is_complete, readings
+from ..hand import Hand, Meld
 from ..rules.options import WenlingOptions
 from ..rules.wenling_tiles import WenlingTiles, is_heavy, seat_flowers
 from ..tiles import DRAGONS, GREEN, NUM_KINDS, RED, WHITE, WILD, WINDS, counts34, rank_of
@@ -33,7 +33,6 @@ from .wenling_items import PAIR as PAIR_ITEM
 
 BASE_ORDER = ("对子", "刻子", "暗刻", "明杠", "暗杠", "翻白板", "翻红中", "翻发财",
               "单吊", "嵌档", "靠柄", "自摸")
-SUIT_REPRESENTATIVES = (0, 9, 18)  # a pair of two 得 in a suit: any kind of it scores alike
 
 
 @dataclass(slots=True)
@@ -139,22 +138,53 @@ def win_context(
     )
 
 
-def relevant_faces(counts: list[int], wilds: int, tiles: WenlingTiles) -> frozenset[int]:
+def relevant_faces(
+    counts: list[int], wilds: int, tiles: WenlingTiles, seat: int, melds: Iterable[Meld] = ()
+) -> frozenset[int]:
     """The faces a 得 can take that may change the best total.
 
     With at most two 得, a 得 either joins natural tiles (a kind within two ranks of a natural
-    tile of the same suit, or the honour itself) or pairs with the other 得; such a pair
-    scores only by its kind's class (seat wind, 字牌, a suit), so every honour and one kind
-    per suit cover it. Three 得 may form a whole set of their own: every face is kept.
+    tile of the same suit, or the honour itself) or pairs with the other 得. Such a pair
+    scores only by its class: the own seat wind, a 字牌 (any one: they score alike), a wind
+    that completes 四风会齐, or a suit of the hand (a suit the hand lacks is never better
+    than a 字牌 pair). Three 得 may form a whole set of their own: every face is kept.
     """
     if wilds > 2:
         return tiles.faces
-    keep = set(SUIT_REPRESENTATIVES) | set(range(27, NUM_KINDS))
-    for kind in range(27):
+    keep = {WINDS[seat]}
+    dragons = tiles.scoring_dragons()
+    if dragons:
+        keep.add(dragons[0])
+    present: set[int] = set()
+    for meld in melds:
+        present.add(meld.tile)
+    for kind in range(NUM_KINDS):
         if counts[kind]:
+            present.add(kind)
+            if kind >= 27:
+                keep.add(kind)
+                continue
             low = kind - kind % 9
             keep.update(range(max(low, kind - 2), min(low + 8, kind + 2) + 1))
+    for kind in present:
+        if kind < 27:
+            keep.add(kind - kind % 9)
+    if sum(1 for w in WINDS if w in present) >= 3:
+        keep.update(WINDS)
     return frozenset(keep) & tiles.faces
+
+
+def completing_faces(counts: list[int], wilds: int, faces: Iterable[int]) -> frozenset[int]:
+    """The faces one 得 can take in some complete reading: with the others still wild,
+    the hand must stay complete (so each 得's face is a wait of the rest)."""
+    out = []
+    work = list(counts)
+    for face in faces:
+        work[face] += 1
+        if is_complete(work, wilds - 1):
+            out.append(face)
+        work[face] -= 1
+    return frozenset(out)
 
 
 def _wait(group: Group, tile: int) -> str:
@@ -274,7 +304,10 @@ def best_reading(
     ctx = win_context(hand, seat, win_tile, win_by, options, after_kong, after_special)
     counts, wilds = concealed_part(hand, win_tile)
     best: WinnerScore | None = None
-    for reading in readings(counts, wilds, relevant_faces(counts, wilds, tiles)):
+    faces = relevant_faces(counts, wilds, tiles, seat, hand.melds)
+    if wilds:
+        faces = completing_faces(counts, wilds, faces)
+    for reading in readings(counts, wilds, faces):
         if len(reading) != 6 - len(hand.melds):
             continue
         scored = score_reading(ctx, reading)

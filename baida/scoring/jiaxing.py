@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..rules.options import JiaxingOptions
-from ..tiles import EAST, NUM_KINDS, SEAT_WINDS, WILD, tile_str
+from ..tiles import EAST, NUM_KINDS, RED, SEAT_WINDS, WILD, tile_str
+from .jiaxing_fast import Recipe, best_shapes, recipe_faces
 from .jiaxing_items import (
     FAN_ITEMS,
     PAIR_WITH_WILD,
@@ -31,7 +32,8 @@ MIN_TAI = 2
 class _Setup:
     """Per-request facts the search needs, computed once."""
 
-    __slots__ = ("opts", "melds", "naturals", "face_limit", "wild_kind", "win_tile", "ctx")
+    __slots__ = ("opts", "melds", "naturals", "face_limit", "wild_kind", "win_tile", "ctx",
+                 "honour_values")
 
     def __init__(self, req: ScoreRequest, opts: JiaxingOptions, ctx: Context) -> None:
         self.opts = opts
@@ -50,6 +52,13 @@ class _Setup:
             naturals[req.win_tile] += 4 if req.win_by == "rob_kong" else 1
         self.naturals = naturals
         self.face_limit = None if opts.wild_fifth_copy else [max(0, 4 - n) for n in naturals]
+        # what a concealed triplet of each honour adds (nothing when a meld already has it)
+        values = []
+        for k in range(7):
+            kind = EAST + k
+            value = (kind >= RED) + (kind == ctx.seat_wind) + (kind == ctx.round_wind)
+            values.append(0 if self.melds.triplets & (1 << k) else value)
+        self.honour_values = values
 
 
 def _legal_shape(shape: Shape, ctx: Context) -> tuple[bool, list[Item]]:
@@ -62,8 +71,13 @@ def _legal_shape(shape: Shape, ctx: Context) -> tuple[bool, list[Item]]:
 
 def _candidates(
     setup: _Setup, counts: list[int], wilds: int, win_tile: int | None, pair_bits: bool
-) -> dict[Shape, list[int]]:
+) -> dict[Shape, list[int]] | dict[Shape, Recipe]:
+    """The distinct scoring shapes of the concealed part, each with its wilds' faces."""
     opts = setup.opts
+    if not pair_bits and setup.face_limit is None and not opts.wild_as_self_is_natural:
+        return best_shapes(
+            counts, wilds, setup.melds, setup.honour_values, opts.wild_honor_triplet_tai
+        )
     return shapes(
         counts,
         wilds,
@@ -126,6 +140,10 @@ def _result(req: ScoreRequest, legal: bool, reason: str | None) -> dict[str, Any
 
 def _illegal(req: ScoreRequest, reason: str) -> dict[str, Any]:
     return _result(req, False, reason)
+
+
+def _faces(found: list[int] | Recipe) -> list[int]:
+    return recipe_faces(found) if isinstance(found, Recipe) else found
 
 
 def _rule_reason(req: ScoreRequest, opts: JiaxingOptions) -> str | None:
@@ -193,7 +211,7 @@ def score_jiaxing(req: ScoreRequest) -> dict[str, Any]:
     found = _candidates(setup, counts, wilds, req.win_tile, pair_bits)
     if not found:
         return _illegal(req, _shape_reason(counts, wilds, setup))
-    best: tuple[int, list[Item], list[Item], Shape, list[int]] | None = None
+    best: tuple[int, list[Item], list[Item], Shape, list[int] | Recipe] | None = None
     legal_shapes: list[Shape] = []
     best_tai_short = 0
     for shape, faces in found.items():
@@ -231,7 +249,7 @@ def score_jiaxing(req: ScoreRequest) -> dict[str, Any]:
         points=share,
         payments={SEAT_WINDS[seat]: amount for seat, amount in paid.items()},
         carry_pool_after=req.carry_pool - 1 if carry_fan else req.carry_pool,
-        wilds=[tile_str(face) for face in faces],
+        wilds=[tile_str(face) for face in _faces(faces)],
     )
     return out
 

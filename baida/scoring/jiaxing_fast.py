@@ -1,0 +1,286 @@
+"""The best Jiaxing shapes by parts: a fast search equivalent to trying every reading.
+
+A hand's concealed part splits into four independent parts (万, 筒, 条, honours) plus the
+groups made of wilds alone. What a part contributes to the score is small: how many wilds it
+uses, whether it holds the pair, whether it needs a run (suits) or which honour triplets it
+makes (honours). So each suit part is reduced, once per distinct count vector and cached, to
+its achievable (wilds, pair, run) triples with one set of wild faces for each; the honour part
+is reduced per hand to the best triplets for each (wilds, pair); a group of wilds alone (two
+for the pair or three for a set, as at most three wilds exist) takes the face that pays most.
+Combining the parts gives every scoring shape that matters.
+
+Used when no option needs more than these features (the pair's make-up for 单吊 pair_wait or
+抢杠, a wild as its own face, no fifth copies); ``jiaxing_shapes`` handles those cases.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..tiles import EAST
+from .jiaxing_items import Shape
+from .jiaxing_shapes import MeldSummary
+
+MAX_WILDS = 3
+
+# A suit part's achievable features are a 16-bit mask: bit w*4 + p*2 + r is set when the part
+# splits into groups (each holding a natural tile) with w wilds, p pairs (0/1), r = any run.
+_P0 = 0x3333  # bits with p = 0
+_R0 = 0x5555  # bits with r = 0
+_R1 = 0xAAAA
+_FULL = 0xFFFF
+
+_MASKS: dict[bytes, int] = {}
+_DECODED: dict[int, tuple[tuple[int, int, bool], ...]] = {}
+_FACES: dict[tuple[bytes, int, int, bool], tuple[int, ...]] = {}
+_EMPTY_OPTIONS: tuple[tuple[int, int, bool], ...] = ((0, 0, False),)
+
+
+def _groups(counts: list[int], i: int):
+    """Groups holding one natural ``i`` (the lowest left): (wilds, pair, run, naturals used,
+    wild faces)."""
+    c = counts[i]
+    for used in range(min(c, 3), 0, -1):
+        yield 3 - used, 0, False, (i,) * used, (i,) * (3 - used)
+    for used in range(min(c, 2), 0, -1):
+        yield 2 - used, 1, False, (i,) * used, (i,) * (2 - used)
+    for start in (i - 2, i - 1, i):
+        if start < 0 or start > 6:
+            continue
+        a, b = [p for p in (start, start + 1, start + 2) if p != i]
+        for a_nat in (True, False) if a > i and counts[a] else (False,):
+            for b_nat in (True, False) if b > i and counts[b] else (False,):
+                used = (i,) + ((a,) if a_nat else ()) + ((b,) if b_nat else ())
+                faces = ((a,) if not a_nat else ()) + ((b,) if not b_nat else ())
+                yield len(faces), 0, True, used, faces
+
+
+def _minus(key: bytes, used: tuple[int, ...]) -> bytes:
+    arr = bytearray(key)
+    for p in used:
+        arr[p] -= 1
+    return bytes(arr)
+
+
+def _mask(key: bytes) -> int:
+    """The feature mask of a suit part (9 counts), cached per count vector."""
+    found = _MASKS.get(key)
+    if found is not None:
+        return found
+    counts = list(key)
+    i = 0
+    while i < 9 and counts[i] == 0:
+        i += 1
+    if i == 9:
+        _MASKS[key] = 1
+        return 1
+    out = 0
+    for dw, dp, run, used, _ in _groups(counts, i):
+        src = _mask(_minus(key, used))
+        if dp:
+            src &= _P0
+        src = (src << (dw * 4 + dp * 2)) & _FULL
+        if run:
+            src = ((src & _R0) << 1) | (src & _R1)
+        out |= src
+    _MASKS[key] = out
+    return out
+
+
+def _decode(mask: int) -> tuple[tuple[int, int, bool], ...]:
+    """(wilds, pair, run) options of a mask; a run-free option hides the same one with a run."""
+    found = _DECODED.get(mask)
+    if found is not None:
+        return found
+    out = []
+    for w in range(MAX_WILDS + 1):
+        for p in (0, 1):
+            bit = w * 4 + p * 2
+            if mask >> bit & 1:
+                out.append((w, p, False))
+            elif mask >> (bit + 1) & 1:
+                out.append((w, p, True))
+    result = tuple(out)
+    _DECODED[mask] = result
+    return result
+
+
+def _suit_options(key: bytes) -> tuple[tuple[int, int, bool], ...]:
+    if not any(key):
+        return _EMPTY_OPTIONS
+    return _decode(_mask(key))
+
+
+def suit_faces(key: bytes, wilds: int, pair: int, runs: bool) -> tuple[int, ...]:
+    """Wild faces (0-8) of one split of a suit part with ``wilds`` wilds and ``pair`` pairs,
+    run-free unless ``runs``."""
+    cache_key = (key, wilds, pair, runs)
+    found = _FACES.get(cache_key)
+    if found is not None:
+        return found
+    counts = list(key)
+    i = 0
+    while i < 9 and counts[i] == 0:
+        i += 1
+    if i == 9:
+        return ()
+    for dw, dp, is_run, used, faces in _groups(counts, i):
+        if dw > wilds or dp > pair or (is_run and not runs):
+            continue
+        rest = _minus(key, used)
+        w, p = wilds - dw, pair - dp
+        bits = _mask(rest) >> (w * 4 + p * 2)
+        if bits & (3 if runs else 1):
+            result = faces + suit_faces(rest, w, p, runs)
+            _FACES[cache_key] = result
+            return result
+    raise AssertionError(f"no split of {list(key)} with {wilds} wilds, pair {pair}")
+
+
+# per honour count: (wilds, pair, triplet, triplet has a wild, faces multiplier)
+_HONOUR_CHOICES: dict[int, tuple[tuple[int, int, bool, bool, int], ...]] = {
+    1: ((1, 1, False, False, 1), (2, 0, True, True, 2)),
+    2: ((0, 1, False, False, 0), (1, 0, True, True, 1)),
+    3: ((0, 0, True, False, 0),),
+    4: ((1, 1, True, False, 1), (2, 0, True, False, 2)),
+}
+
+
+def honour_options(
+    counts: Sequence[int], values: Sequence[int], wild_triplets_score: bool
+) -> dict[tuple[int, int], tuple[int, int, tuple[int, ...]]]:
+    """Best (tai value, triplet mask, faces) of the honour part per (wilds, pair).
+
+    ``values[k]`` is what a triplet of honour ``27 + k`` adds (0 when the melds already have
+    one); a triplet completed with wilds counts only when ``wild_triplets_score``.
+    """
+    states: dict[tuple[int, int], tuple[int, int, tuple[int, ...]]] = {(0, 0): (0, 0, ())}
+    for k in range(7):
+        c = counts[27 + k]
+        if not c:
+            continue
+        choices = _HONOUR_CHOICES[c]
+        nxt: dict[tuple[int, int], tuple[int, int, tuple[int, ...]]] = {}
+        for (w, p), (value, mask, faces) in states.items():
+            for dw, dp, triplet, with_wild, n_faces in choices:
+                w2 = w + dw
+                p2 = p + dp
+                if w2 > MAX_WILDS or p2 > 1:
+                    continue
+                scores = triplet and (wild_triplets_score or not with_wild)
+                v2 = value + values[k] if scores else value
+                m2 = mask | (1 << k) if scores else mask
+                old = nxt.get((w2, p2))
+                if old is None or v2 > old[0]:
+                    nxt[(w2, p2)] = (v2, m2, faces + (27 + k,) * n_faces)
+        states = nxt
+    return states
+
+
+class Recipe(tuple):
+    """How to write down the wild faces of a shape found here: per suit part (counts, wilds,
+    pair, runs allowed), then the honour part's and the free group's faces."""
+
+    __slots__ = ()
+
+
+def recipe_faces(recipe: Recipe) -> list[int]:
+    """The wild faces (kinds 0-33) a recipe stands for."""
+    parts, honour_faces, free_faces = recipe
+    out: list[int] = []
+    for base, (key, w, p, runs) in zip((0, 9, 18), parts, strict=True):
+        if w:
+            out.extend(base + f for f in suit_faces(key, w, p, runs))
+    out.extend(honour_faces)
+    out.extend(free_faces)
+    return out
+
+
+def best_shapes(
+    counts: Sequence[int],
+    wilds: int,
+    melds: MeldSummary,
+    values: Sequence[int],
+    wild_triplets_score: bool,
+) -> dict[Shape, Recipe]:
+    """The shapes worth scoring, each with the recipe of one reading that has it."""
+    raw = bytes(counts)
+    keys = (raw[0:9], raw[9:18], raw[18:27])
+    man, pin, sou = (_suit_options(k) for k in keys)
+    honours = honour_options(counts, values, wild_triplets_score)
+    suits = melds.suits
+    for s in range(3):
+        if any(keys[s]):
+            suits |= 1 << s
+    has_honour = melds.honours or any(raw[27:34])
+    free = _FreeGroups(values, wild_triplets_score)
+    out: dict[Shape, Recipe] = {}
+    for wm, pm, rm in man:
+        for wp, pp, rp in pin:
+            w1 = wm + wp
+            p1 = pm + pp
+            if w1 > wilds or p1 > 1:
+                continue
+            for ws, ps, rs in sou:
+                w2 = w1 + ws
+                p2 = p1 + ps
+                if w2 > wilds or p2 > 1:
+                    continue
+                run = melds.sequence or rm or rp or rs
+                parts = None
+                for (wh, ph), (_, mask, fh) in honours.items():
+                    w3 = w2 + wh
+                    p3 = p2 + ph
+                    if w3 > wilds or p3 > 1:
+                        continue
+                    left = wilds - w3
+                    if not ((p3 == 1 and left in (0, 3)) or (p3 == 0 and left == 2)):
+                        continue
+                    if parts is None:
+                        parts = ((keys[0], wm, pm, rm), (keys[1], wp, pp, rp),
+                                 (keys[2], ws, ps, rs))
+                    triplets = melds.triplets | mask
+                    if left == 0:
+                        key = Shape(suits, has_honour, run, triplets, 0, False)
+                        if key not in out:
+                            out[key] = Recipe((parts, fh, ()))
+                    else:
+                        free.add(out, left, suits, has_honour, run, triplets, mask, parts, fh)
+    return out
+
+
+class _FreeGroups:
+    """Adds the shapes of a group of wilds alone: a pair (2) or a triplet (3)."""
+
+    __slots__ = ("order", "wild_triplets_score")
+
+    def __init__(self, values: Sequence[int], wild_triplets_score: bool) -> None:
+        self.order = sorted(range(7), key=lambda k: -values[k])  # honours, best triplet first
+        self.wild_triplets_score = wild_triplets_score
+
+    def add(
+        self,
+        out: dict[Shape, Recipe],
+        size: int,
+        suits: int,
+        honours: bool,
+        run: bool,
+        triplets: int,
+        concealed_mask: int,
+        parts: tuple,
+        honour_faces: tuple[int, ...],
+    ) -> None:
+        kind = self.order[0]
+        with_honour = triplets
+        if size == 3:
+            # the best honour that is not already a triplet of the concealed part
+            kind = next(k for k in self.order if not concealed_mask & (1 << k))
+            if self.wild_triplets_score:
+                with_honour = triplets | (1 << kind)
+        key = Shape(suits, True, run, with_honour, 0, False)
+        if key not in out:
+            out[key] = Recipe((parts, honour_faces, (EAST + kind,) * size))
+        for s in range(3):
+            key = Shape(suits | (1 << s), honours, run, triplets, 0, False)
+            if key not in out:
+                out[key] = Recipe((parts, honour_faces, (9 * s + 4,) * size))

@@ -208,7 +208,8 @@ def test_the_wenling_sheng_phase_is_announced() -> None:
         out = console.file.getvalue()
         if "生牌阶段开始" in out:
             assert "余牌 3" in out  # announced at 31 (or 30) tiles left
-            assert "╭" in out  # and shown in a panel above the player's hand
+            screen = out[out.index("生牌阶段开始"):]
+            assert "轮到你出牌" in screen or "你要" in screen  # shown with the next decision
             return
     pytest.fail("no Wenling hand in 150 seeds reached the 生牌阶段")
 

@@ -84,7 +84,9 @@ STRINGS: dict[str, tuple[str, str]] = {
         "★ 生牌阶段开始 (余牌 {n}): 打出生牌点和将被包三家! ★",
         "★ Live-tile phase (wall {n}): dealing into a win with a live tile pays for all! ★",
     ),
-    "invalid_key": ("无效的键 {key!r}: {why}", "Invalid key {key!r}: {why}"),
+    "invalid_key": ("无效的键 {key}: {why}", "Invalid key {key}: {why}"),
+    "key.enter": ("回车", "Enter"),
+    "key.space1": ("空格", "Space"),
     "not_offered": ("现在不能这样做", "that is not possible now"),
     "keys_are": ("可用的键: {keys}", "keys: {keys}"),
     "illegal": ("不合规则: {why}", "Not allowed: {why}"),
@@ -157,6 +159,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "wenling_totals": ("牌点", "Points"),
     "payments": ("本局得失", "This hand"),
     "match_totals": ("总分", "Match total"),
+    "santan_rule": (
+        "三摊 {pairs}: 承包方付 5 份, 其余坚持者付 2 份 (与承包无关时 1 份), 放弃者不付",
+        "Three claims {pairs}: a liable partner pays 5 shares, other continuing players 2 "
+        "(1 where no liable pair is involved), those who gave up nothing",
+    ),
     "carry_after": ("黄番池 → {n}", "Carry pool → {n}"),
     "illegal_win": ("不成和: {reason}", "Not a legal win: {reason}"),
     "hands_revealed": ("各家手牌", "All hands"),

@@ -102,7 +102,19 @@ class Menu:
         why = text("not_offered", self.lang) + "; " + text(
             "keys_are", self.lang, keys=" ".join(self.keys())
         )
-        return Choice("invalid", message=text("invalid_key", self.lang, key=key, why=why))
+        name = key_name(key, self.lang)
+        return Choice("invalid", message=text("invalid_key", self.lang, key=name, why=why))
+
+
+def key_name(key: str, lang: str = "zh") -> str:
+    """A key as a player calls it: 'x', 回车/Enter, 空格/Space, Esc."""
+    if key in ("\n", "\r"):
+        return text("key.enter", lang)
+    if key == " ":
+        return text("key.space1", lang)
+    if key.startswith(ESCAPE):
+        return "Esc" if key == ESCAPE else repr(key)
+    return repr(key) if not key.isprintable() else f"'{key}'"
 
 
 def _kind_label(action: Action, lang: str, claimed: str | None = None) -> str:

@@ -158,8 +158,9 @@ def render_players(view: View, me: int | None, lang: str = "zh") -> Table:
     table.add_column("", width=1, no_wrap=True)
     table.add_column(text("player", lang), no_wrap=True)
     table.add_column("#", justify="right", no_wrap=True)
-    table.add_column(text("melds", lang) + " · " + text("flowers", lang), ratio=2)
-    table.add_column(text("discards", lang), ratio=3)
+    table.add_column(text("melds", lang) + " · " + text("flowers", lang), ratio=2,
+                     overflow="fold")
+    table.add_column(text("discards", lang), ratio=3, overflow="fold")
     to_act = set(view.get("to_act") or [])
     for seat in _seat_order(me):
         player = view["players"][seat]
@@ -412,6 +413,13 @@ def render_settlement(
             win_tile = result.get("win_tile")
             items.append(revealed_hand_text(hands[winner], wilds, lang, win_tile))
         items.extend(_score_lines(score, ruleset, lang, base))
+    pairs = view.get("santan_pairs") or []
+    if ruleset == "jiaxing" and pairs and result.get("outcome") == "win":
+        names = ", ".join(
+            "–".join(seat_name(s, me, lang) for s in pair) for pair in pairs
+        )
+        items.append(Text(text("santan_rule", lang, pairs=names), style="red"))
+    items.append(Text(""))
     items.append(_payments_table(view, me, lang, result, score, totals))
     pool = result.get("carry_pool_after")
     if ruleset == "jiaxing" and pool is not None:
@@ -474,7 +482,7 @@ def _payments_table(
     score: Mapping[str, Any],
     totals: Sequence[int] | None,
 ) -> Table:
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
     table.add_column(text("player", lang), no_wrap=True)
     wl_totals = score.get("totals") if isinstance(score.get("totals"), Mapping) else None
     if wl_totals:
@@ -486,6 +494,10 @@ def _payments_table(
     winds = view.get("seat_winds") or ["E", "S", "W", "N"]
     for seat in range(4):
         name = Text(seat_title(view, seat, me, lang), style=ME_STYLE if seat == me else "")
+        status = _status(view, view["players"][seat], lang) if view.get("players") else None
+        if status:
+            name.append(" ")
+            name.append_text(status)
         row: list[Text] = [name]
         if wl_totals:
             row.append(Text(str(wl_totals.get(winds[seat], ""))))
@@ -511,7 +523,8 @@ def render_all_hands(view: View, me: int | None, lang: str = "zh") -> Table:
 
 def render_standings(totals: Sequence[int], me: int | None, lang: str = "zh") -> Table:
     """The final ranking of a match by total."""
-    table = Table(title=text("final_standings", lang), box=box.SIMPLE_HEAD, title_justify="left")
+    table = Table(title=text("final_standings", lang), box=box.SIMPLE_HEAD, title_justify="left",
+                  show_edge=False, pad_edge=False)
     table.add_column(text("rank", lang), justify="right")
     table.add_column(text("player", lang))
     table.add_column(text("match_totals", lang), justify="right")

@@ -12,8 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rich.console import Console
-from rich.panel import Panel
+from rich.console import Console, RenderableType
 from rich.text import Text
 
 from ..engine import Action, EngineError, Round
@@ -32,6 +31,7 @@ from .render import (
 )
 
 LOG_LINES = 6
+MAX_LOG_LINES = 12
 # events worth a line when the match runs unattended
 AUTO_EVENTS = ("santan", "santan_choice", "sheng_phase")
 
@@ -116,6 +116,7 @@ class Session:
             self.show_settlement(rnd, number)
             if not self.match.over and not self.s.auto:
                 self.wait_key()
+        self.console.print()
         self.console.print(render_standings(self.match.totals, self.s.me, self.lang))
         self.console.print(Text(text("match_over", self.lang), style="bold"))
 
@@ -156,33 +157,40 @@ class Session:
             line = render_event(seen, self.s.me, self.lang)
             if line is None:
                 continue
-            self.log.append(line)
             if seen.get("type") == "sheng_phase":
-                self.notice = line
+                self.notice = line  # a banner on the next screen; the header keeps saying it
+            else:
+                self.log.append(line)
             if self.s.auto and seen.get("type") in AUTO_EVENTS:
                 self.console.print(line)
 
     # -- the player's decisions ------------------------------------------------------------------
     def draw_screen(self, rnd: Round, menu: Menu | None) -> None:
+        """The whole table; on a terminal the event log fills the rows left over."""
         view = rnd.view(self.s.me).to_json()
-        if self.console.is_terminal:
-            self.console.clear()
         notice = None
         if self.notice is not None:
-            notice = Panel(self.notice, border_style="red")
+            notice = Text(f" {self.notice.plain} ", style="bold white on red")
             self.notice = None
-        self.console.print(
-            render_table(
+
+        def screen(log_lines: int) -> RenderableType:
+            return render_table(
                 view,
                 self.s.me,
                 self.lang,
                 menu=menu,
-                log=self.log[-LOG_LINES:],
+                log=self.log[-log_lines:] if log_lines else [],
                 hand_no=self.match.hand_number + 1,
                 hands_total=self.s.hands,
                 notice=notice,
             )
-        )
+
+        log_lines = LOG_LINES
+        if self.console.is_terminal:
+            used = len(self.console.render_lines(screen(0), pad=False))
+            log_lines = max(2, min(MAX_LOG_LINES, self.console.size.height - used - 2))
+            self.console.clear()
+        self.console.print(screen(log_lines))
 
     def read_key(self) -> str:
         assert self.reader is not None
@@ -253,7 +261,6 @@ class Session:
             self.console.print(
                 render_header(view, self.lang, hand_no=number, hands_total=self.s.hands)
             )
-            self.console.print(Text("\n").join(self.log[-3:]))
         else:
             self.console.rule(text("hand_no", self.lang, n=number))
         self.console.print(

@@ -359,3 +359,24 @@ def test_every_event_type_renders_or_is_silent(lang: str) -> None:
         line = render_event(event, 0, lang)
         assert line is None or line.plain
     assert text("give_up", lang) in render_event(events[12], 0, lang).plain
+
+
+def test_rob_prompt_names_the_added_kong() -> None:
+    view = jiaxing_view(phase="rob", turn=1, to_act=[0])
+    view["players"][1]["melds"] = [{"type": "pon", "tiles": ["E", "E", "E"], "from": 2},
+                                   {"type": "pon", "tiles": ["C", "C", "C"], "from": 3}]
+    menu = build_menu([act("pass"), act("win")], view, "zh")
+    out = plain(render_table(view, 0, "zh", menu=menu, rob_tile="E"))
+    assert "下家补杠 东, 抢杠?" in out and "w 和" in out and "空格/回车 过" in out
+    out = plain(render_table(view, 0, "en", menu=menu))
+    assert "Right adds a kong of C: rob it?" in out
+
+
+def test_string_tables_export_per_language() -> None:
+    from baida.tui.i18n import UnknownLanguage, strings
+
+    zh, en = strings("zh"), strings("en")
+    assert zh.keys() == en.keys() == STRINGS.keys()
+    assert zh["win"] == "和" and en["win"] == "Win"
+    with pytest.raises(UnknownLanguage):
+        strings("fr")

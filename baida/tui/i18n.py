@@ -252,6 +252,12 @@ def check_lang(lang: str) -> str:
     return lang
 
 
+def strings(lang: str = "zh") -> dict[str, str]:
+    """The whole string table of one language (e.g. to ship to a web client as JSON)."""
+    index = LANGS.index(check_lang(lang))
+    return {key: pair[index] for key, pair in STRINGS.items()}
+
+
 def text(key: str, lang: str = "zh", /, **fields: object) -> str:
     """The string ``key`` in ``lang`` with ``fields`` filled in."""
     zh, en = STRINGS[key]

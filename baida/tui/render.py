@@ -234,8 +234,11 @@ def render_menu(menu: Menu, lang: str = "zh") -> Text:
     return Text("   ").join(parts)
 
 
-def prompt_title(view: View, me: int, lang: str = "zh") -> Text:
-    """What the decision is about: your turn, a claim on a discard, 抢杠, 三摊."""
+def prompt_title(view: View, me: int, lang: str = "zh", rob_tile: str | None = None) -> Text:
+    """What the decision is about: your turn, a claim on a discard, 抢杠, 三摊.
+
+    The view does not say which tile a 补杠 adds; ``rob_tile`` is that tile from the
+    ``bukong`` event (else the kong maker's last 碰 is assumed)."""
     phase = view.get("phase")
     last = view.get("last_discard") or {}
     if phase == "claim" and last:
@@ -243,7 +246,7 @@ def prompt_title(view: View, me: int, lang: str = "zh") -> Text:
         msg = text("your_claim", lang, who=who, tile=tile_label(last.get("tile"), lang))
     elif phase == "rob":
         turn = view.get("turn")
-        tile = _last_meld_tile(view, turn)
+        tile = rob_tile or _last_meld_tile(view, turn)
         msg = text("your_rob", lang, who=seat_name(turn, me, lang), tile=tile_label(tile, lang))
     elif phase == "santan":
         pair = (view.get("santan_pairs") or [[None, None]])[-1]
@@ -278,6 +281,7 @@ def render_table(
     hand_no: int | None = None,
     hands_total: int | None = None,
     notice: RenderableType | None = None,
+    rob_tile: str | None = None,
 ) -> Group:
     """The whole screen of one decision: header, seats, recent events, own hand and keys."""
     items: list[RenderableType] = [
@@ -292,7 +296,7 @@ def render_table(
         items.append(Text(""))
         items.append(render_hand(view, me, lang, menu))
     if menu is not None and me is not None:
-        items.append(prompt_title(view, me, lang))
+        items.append(prompt_title(view, me, lang, rob_tile))
         items.append(render_menu(menu, lang))
     return Group(*items)
 

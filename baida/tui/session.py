@@ -15,8 +15,7 @@ from typing import Any
 from rich.console import Console, RenderableType
 from rich.text import Text
 
-from ..engine import Action, EngineError, Round
-from ..engine.match import Match
+from ..engine import Action, EngineError, Match, Round
 from .i18n import text
 from .keyboard import KeyReader
 from .keys import Menu, build_menu
@@ -103,6 +102,7 @@ class Session:
         self.log: list[Text] = []
         self.notice: Text | None = None
         self.bot_failed = False
+        self.rob_tile: str | None = None  # the tile of the latest 补杠 (what 抢杠 would take)
 
     # -- the match -----------------------------------------------------------------------------
     def run(self) -> None:
@@ -154,6 +154,8 @@ class Session:
     def apply(self, action: Action) -> None:
         for event in self.match.apply(action):
             seen = event.for_seat(self.s.me)
+            if seen.get("type") == "bukong":
+                self.rob_tile = seen.get("tile")
             line = render_event(seen, self.s.me, self.lang)
             if line is None:
                 continue
@@ -183,6 +185,7 @@ class Session:
                 hand_no=self.match.hand_number + 1,
                 hands_total=self.s.hands,
                 notice=notice,
+                rob_tile=self.rob_tile,
             )
 
         log_lines = LOG_LINES

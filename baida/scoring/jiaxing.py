@@ -32,26 +32,20 @@ MIN_TAI = 2
 class _Setup:
     """Per-request facts the search needs, computed once."""
 
-    __slots__ = ("opts", "melds", "naturals", "face_limit", "wild_kind", "win_tile", "ctx",
-                 "honour_values")
+    __slots__ = ("opts", "req", "melds", "_naturals", "face_limit", "wild_kind", "ctx",
+                 "ctx_id", "honour_values")
 
     def __init__(self, req: ScoreRequest, opts: JiaxingOptions, ctx: Context) -> None:
         self.opts = opts
+        self.req = req
         self.ctx = ctx
+        self.ctx_id = _context_id(ctx)
         self.wild_kind = req.indicator
-        self.win_tile = req.win_tile
         self.melds: MeldSummary = summarise_melds([(m.kind, m.tiles[0]) for m in req.hand.melds])
-        naturals = [0] * NUM_KINDS
-        for kind in req.hand.concealed:
-            if kind < NUM_KINDS:
-                naturals[kind] += 1
-        for meld in req.hand.melds:
-            for kind in meld.tiles:
-                naturals[kind] += 1
-        if req.win_tile is not None and req.win_tile < NUM_KINDS:
-            naturals[req.win_tile] += 4 if req.win_by == "rob_kong" else 1
-        self.naturals = naturals
-        self.face_limit = None if opts.wild_fifth_copy else [max(0, 4 - n) for n in naturals]
+        self._naturals: list[int] | None = None
+        self.face_limit = (
+            None if opts.wild_fifth_copy else [max(0, 4 - n) for n in self.naturals()]
+        )
         # what a concealed triplet of each honour adds (nothing when a meld already has it)
         values = []
         for k in range(7):
@@ -60,13 +54,52 @@ class _Setup:
             values.append(0 if self.melds.triplets & (1 << k) else value)
         self.honour_values = values
 
+    def naturals(self) -> list[int]:
+        """Natural tiles of each kind in the hand, melds and the robbed 碰 included."""
+        if self._naturals is None:
+            req = self.req
+            naturals = [0] * NUM_KINDS
+            for kind in req.hand.concealed:
+                if kind < NUM_KINDS:
+                    naturals[kind] += 1
+            for meld in req.hand.melds:
+                for kind in meld.tiles:
+                    naturals[kind] += 1
+            if req.win_tile is not None and req.win_tile < NUM_KINDS:
+                naturals[req.win_tile] += 4 if req.win_by == "rob_kong" else 1
+            self._naturals = naturals
+        return self._naturals
 
-def _legal_shape(shape: Shape, ctx: Context) -> tuple[bool, list[Item]]:
-    """Whether the reading may win, and its tai items."""
+
+_TAI_CACHE: dict[tuple[Shape, int], tuple[bool, list[Item], int]] = {}
+_CONTEXT_IDS: dict[Context, int] = {}
+_CACHE_SIZE = 100_000
+
+
+def _context_id(ctx: Context) -> int:
+    """A small number per distinct context, so cache keys hash cheaply."""
+    found = _CONTEXT_IDS.get(ctx)
+    if found is None:
+        if len(_CONTEXT_IDS) >= _CACHE_SIZE:
+            _CONTEXT_IDS.clear()
+            _TAI_CACHE.clear()
+        found = _CONTEXT_IDS[ctx] = len(_CONTEXT_IDS)
+    return found
+
+
+def _legal_shape(shape: Shape, ctx: Context, ctx_id: int) -> tuple[bool, list[Item], int]:
+    """Whether the reading may win, its tai items and their total (cached)."""
+    key = (shape, ctx_id)
+    found = _TAI_CACHE.get(key)
+    if found is not None:
+        return found
     tai = [item for item in TAI_ITEMS if item.holds(shape, ctx)]
-    if ctx.options.require_pattern:
-        return is_pattern(shape), tai
-    return sum(item.value for item in tai) >= MIN_TAI, tai
+    total = sum(item.value for item in tai)
+    legal = is_pattern(shape) if ctx.options.require_pattern else total >= MIN_TAI
+    if len(_TAI_CACHE) >= _CACHE_SIZE:
+        _TAI_CACHE.clear()
+    _TAI_CACHE[key] = result = (legal, tai, total)
+    return result
 
 
 def _candidates(
@@ -82,7 +115,7 @@ def _candidates(
         counts,
         wilds,
         setup.melds,
-        faces=relevant_faces(counts, setup.naturals, setup.wild_kind),
+        faces=relevant_faces(counts, setup.naturals(), setup.wild_kind),
         wild_triplets_score=opts.wild_honor_triplet_tai,
         win_tile=win_tile,
         pair_bits=pair_bits,
@@ -108,7 +141,7 @@ def _wins_on_any_tile(setup: _Setup, counts: list[int], wilds: int) -> bool:
             counts[kind] += 1
             found = _candidates(setup, counts, wilds, None, False)
             counts[kind] -= 1
-            if not any(_legal_shape(shape, setup.ctx)[0] for shape in found):
+            if not any(_legal_shape(shape, setup.ctx, setup.ctx_id)[0] for shape in found):
                 return False
     finally:
         setup.face_limit = saved
@@ -179,16 +212,19 @@ def _context(req: ScoreRequest, opts: JiaxingOptions, wilds: int, carry_fan: boo
 
 
 def _split_concealed(req: ScoreRequest) -> tuple[list[int], int]:
+    """The concealed part with the win tile: natural counts and the number of wilds."""
     counts = [0] * NUM_KINDS
-    wilds = 0
-    tiles = list(req.hand.concealed)
-    if req.win_tile is not None:
-        tiles.append(req.win_tile)
-    for kind in tiles:
-        if kind == WILD:
+    concealed = req.hand.concealed
+    wilds = concealed.count(WILD)
+    for kind in concealed:
+        if kind != WILD:
+            counts[kind] += 1
+    win = req.win_tile
+    if win is not None:
+        if win == WILD:
             wilds += 1
         else:
-            counts[kind] += 1
+            counts[win] += 1
     return counts, wilds
 
 
@@ -211,19 +247,24 @@ def score_jiaxing(req: ScoreRequest) -> dict[str, Any]:
     found = _candidates(setup, counts, wilds, req.win_tile, pair_bits)
     if not found:
         return _illegal(req, _shape_reason(counts, wilds, setup))
-    best: tuple[int, list[Item], list[Item], Shape, list[int] | Recipe] | None = None
+    best: tuple[int, list[Item], list[Item], list[int] | Recipe] | None = None
     legal_shapes: list[Shape] = []
     best_tai_short = 0
+    # fan items look at a reading only through Shape.pair (单吊 as a pair wait)
+    fans_by_pair: dict[int, tuple[list[Item], int]] = {}
     for shape, faces in found.items():
-        legal, tai = _legal_shape(shape, ctx)
+        legal, tai, tai_total = _legal_shape(shape, ctx, setup.ctx_id)
         if not legal:
-            best_tai_short = max(best_tai_short, sum(item.value for item in tai))
+            best_tai_short = max(best_tai_short, tai_total)
             continue
         legal_shapes.append(shape)
-        fans = [item for item in FAN_ITEMS if item.holds(shape, ctx)]
-        value = sum(i.value for i in tai) << sum(i.value for i in fans)
+        fan_entry = fans_by_pair.get(shape.pair)
+        if fan_entry is None:
+            fans = [item for item in FAN_ITEMS if item.holds(shape, ctx)]
+            fan_entry = fans_by_pair[shape.pair] = (fans, sum(item.value for item in fans))
+        value = tai_total << fan_entry[1]
         if best is None or value > best[0]:
-            best = (value, tai, fans, shape, faces)
+            best = (value, tai, fan_entry[0], faces)
     if best is None:
         if opts.require_pattern:
             return _illegal(req, PATTERN_REASON)
@@ -232,7 +273,7 @@ def score_jiaxing(req: ScoreRequest) -> dict[str, Any]:
         reason = _rob_refusal(req, setup, legal_shapes)
         if reason:
             return _illegal(req, reason)
-    _, tai, fans, shape, faces = best
+    _, tai, fans, faces = best
     tai_total = sum(item.value for item in tai)
     fan_total = sum(item.value for item in fans)
     share = req.base * tai_total * (1 << fan_total)

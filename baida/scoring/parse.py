@@ -85,12 +85,24 @@ def _seat(field: str, value: Any) -> int:
     return SEAT_WINDS.index(value)
 
 
+_PARSED: dict[str, tuple[int, ...]] = {}
+_PARSED_SIZE = 50_000
+
+
 def _tiles(field: str, value: Any) -> list[int]:
+    """Parse tile notation (memoised: the same strings come back often)."""
+    found = _PARSED.get(value) if isinstance(value, str) else None
+    if found is not None:
+        return list(found)
     _expect(field, value, str, "a string of tiles")
     try:
-        return parse_tiles(value)
+        tiles = parse_tiles(value)
     except TileError as exc:
         raise ScoreInputError(field, str(exc)) from None
+    if len(_PARSED) >= _PARSED_SIZE:
+        _PARSED.clear()
+    _PARSED[value] = tuple(tiles)
+    return tiles
 
 
 def _one_tile(field: str, value: Any) -> int:
@@ -148,6 +160,29 @@ def _no_flowers(field: str, tiles: list[int]) -> None:
 
 def _check_copies(req: ScoreRequest) -> None:
     """No kind more than four times (a flower more than once), no more wilds than exist."""
+    counts = [0] * (WILD + 1)
+    hands = [req.hand, *req.others.values()]
+    for hand in hands:
+        for kind in hand.concealed:
+            counts[kind] += 1
+        for kind in hand.flowers:
+            counts[kind] += 1
+        for meld in hand.melds:
+            counts[meld.tiles[0]] += len(meld.tiles) if meld.kind != "chi" else 0
+            if meld.kind == "chi":
+                for kind in meld.tiles:
+                    counts[kind] += 1
+    if req.win_tile is not None:
+        counts[req.win_tile] += 4 if req.ruleset == "jiaxing" and req.win_by == "rob_kong" else 1
+    if counts[WILD] <= MAX_WILDS and max(counts[:NUM_KINDS]) <= 4 and max(
+        counts[NUM_KINDS:WILD]
+    ) <= 1:
+        return
+    _name_extra_copies(req)
+
+
+def _name_extra_copies(req: ScoreRequest) -> None:
+    """Find the field where a kind goes over its number of copies, and raise."""
     seen: dict[int, list[str]] = {}
 
     def add(field: str, tiles: list[int] | tuple[int, ...]) -> None:

@@ -24,6 +24,27 @@ from .wall import check_wall, commitment, shuffled_wall
 
 TURN, CLAIM, ROB, SANTAN, ENDED = "turn", "claim", "rob", "santan", "ended"
 WINDS = "ESWN"
+TILE = [tile_str(k) for k in range(42)]  # faces by kind, for the hot path
+
+# Actions are immutable values: the common ones are built once and shared.
+_DISCARD = [[Action(A.DISCARD, s, k) for k in range(42)] for s in range(4)]
+_AKONG = [[Action(A.AKONG, s, k) for k in range(42)] for s in range(4)]
+_BUKONG = [[Action(A.BUKONG, s, k) for k in range(42)] for s in range(4)]
+_SIMPLE = {
+    kind: [Action(kind, s) for s in range(4)]
+    for kind in (A.WIN, A.LAZI, A.PON, A.MKONG, A.PASS, A.CONTINUE, A.GIVE_UP)
+}
+# The three possible chows of each suit tile: the two other tiles of each sequence.
+_CHI_SHAPES = [
+    [
+        tuple(k for k in (lo, lo + 1, lo + 2) if k != tile)
+        for lo in (tile - 2, tile - 1, tile)
+        if lo >= tile - tile % 9 and lo + 2 <= tile - tile % 9 + 8
+    ]
+    if tile < 27
+    else []
+    for tile in range(34)
+]
 
 _REGISTRY: dict[str, type[Round]] = {}
 
@@ -362,27 +383,34 @@ class Round:
     def _turn_actions(self, seat: int) -> list[Action]:
         out: list[Action] = []
         counts = self.cnt[seat]
+        gave_up = seat in self.gave_up
         if not self.after_claim:
             if self._can_win_self(seat):
-                out.append(Action(A.WIN, seat))
+                out.append(_SIMPLE[A.WIN][seat])
             out.extend(self._extra_turn_actions(seat))
-            if seat not in self.gave_up and self._can_draw():
-                for kind in range(NUM_KINDS):
-                    if counts[kind] == 4 and kind not in self.special_kinds:
-                        out.append(Action(A.AKONG, seat, kind))
+            if not gave_up and self._can_draw():
+                if 4 in counts:
+                    akong = _AKONG[seat]
+                    specials = self.special_kinds
+                    out.extend(
+                        akong[k] for k in range(NUM_KINDS) if counts[k] == 4 and k not in specials
+                    )
                 for meld in self.melds[seat]:
                     if meld.kind == "pon" and counts[meld.tiles[0]]:
-                        out.append(Action(A.BUKONG, seat, meld.tiles[0]))
-        if seat in self.gave_up:
+                        out.append(_BUKONG[seat][meld.tiles[0]])
+        discard = _DISCARD[seat]
+        if gave_up:
             drawn = self.drawn[seat]
             assert drawn is not None
-            out.append(Action(A.DISCARD, seat, drawn))
+            out.append(discard[drawn])
             return out
-        for kind in range(42):
-            if counts[kind] and kind not in self.special_kinds:
-                out.append(Action(A.DISCARD, seat, kind))
-        for face in sorted(set(self.wild[seat])):
-            out.append(Action(A.DISCARD, seat, face))
+        if self.special_kinds:
+            specials = self.special_kinds
+            out.extend(discard[k] for k in range(42) if counts[k] and k not in specials)
+        else:
+            out.extend(discard[k] for k in range(42) if counts[k])
+        if self.wild[seat]:
+            out.extend(discard[face] for face in sorted(set(self.wild[seat])))
         return out
 
     def _can_win_self(self, seat: int) -> bool:
@@ -398,39 +426,32 @@ class Round:
             return False
         return bool(self._score(seat, win_by, tile, from_seat)["legal"])
 
-    def _claim_options(self, seat: int, discarder: int, tile: int, last: bool) -> list[Action]:
+    def _claim_options(
+        self, seat: int, discarder: int, tile: int, last: bool, can_draw: bool
+    ) -> list[Action]:
         if seat in self.gave_up:
             return []
+        have = self.cnt[seat][tile]
+        chi_seat = seat == (discarder + 1) % 4 and tile < 27
+        win_allowed = self._discard_win_allowed()
+        if have < 2 and not chi_seat and not win_allowed:
+            return []  # the common case, decided without building anything
         out: list[Action] = []
         win_ok, meld_ok = (True, True) if not last else self._claims_on_last()
-        if (
-            win_ok
-            and self._discard_win_allowed()
-            and self._can_win_on(seat, tile, "discard", discarder)
-        ):
-            out.append(Action(A.WIN, seat))
+        if win_ok and win_allowed and self._can_win_on(seat, tile, "discard", discarder):
+            out.append(_SIMPLE[A.WIN][seat])
         if meld_ok:
-            have = self.cnt[seat][tile]
             if have >= 2 and self._may_pon(seat, tile):
-                out.append(Action(A.PON, seat))
-            if have >= 3 and self._can_draw():
-                out.append(Action(A.MKONG, seat))
-            if seat == (discarder + 1) % 4 and tile < 27 and self._chi_allowed():
-                out.extend(self._chi_options(seat, tile))
+                out.append(_SIMPLE[A.PON][seat])
+            if have >= 3 and can_draw:
+                out.append(_SIMPLE[A.MKONG][seat])
+            if chi_seat and self._chi_allowed():
+                counts = self.cnt[seat]
+                for pair in _CHI_SHAPES[tile]:
+                    if counts[pair[0]] and counts[pair[1]]:
+                        out.append(Action(A.CHI, seat, None, pair))
         if out:
-            out.insert(0, Action(A.PASS, seat))
-        return out
-
-    def _chi_options(self, seat: int, tile: int) -> list[Action]:
-        counts = self.cnt[seat]
-        rank = tile % 9
-        out = []
-        for lo in (tile - 2, tile - 1, tile):
-            if lo < tile - rank or lo + 2 > tile - rank + 8:
-                continue
-            others = tuple(k for k in (lo, lo + 1, lo + 2) if k != tile)
-            if all(counts[k] for k in others):
-                out.append(Action(A.CHI, seat, None, others))
+            out.insert(0, _SIMPLE[A.PASS][seat])
         return out
 
     # ------------------------------------------------------------------ apply
@@ -445,7 +466,8 @@ class Round:
             )
         if self.phase == ENDED:
             raise IllegalAction("the hand is over")
-        if action not in self.legal_actions(action.seat):
+        legal = self.legal_actions(action.seat)
+        if not any(a is action for a in legal) and action not in legal:
             raise IllegalAction(self._explain(action))
         self.actions.append(action)
         self._out = []
@@ -509,7 +531,7 @@ class Round:
         self._add(seat, tile)
         self.drawn[seat] = tile
         self.draw_source[seat] = source
-        self._emit("draw", seat, tile=tile_str(tile), source=source, remaining=self.remaining)
+        self._emit("draw", seat, tile=TILE[tile], source=source, remaining=self.tail - self.head)
         self._after_draw(seat, tile)
 
     def _advance(self, seat: int) -> None:
@@ -545,15 +567,15 @@ class Round:
         self.drawn[seat] = None
         self.after_claim = False
         self.last_discard = (seat, tile)
-        self._emit("discard", seat, tile=tile_str(tile))
+        self._emit("discard", seat, tile=TILE[tile])
         self._on_discard(seat, tile)
         self.asked = {}
         self.answers = {}
         if tile not in self.wild_kinds:
-            last = not self._can_draw()
+            can_draw = self._can_draw()
             for i in (1, 2, 3):
                 other = (seat + i) % 4
-                options = self._claim_options(other, seat, tile, last)
+                options = self._claim_options(other, seat, tile, not can_draw, can_draw)
                 if options:
                     self.asked[other] = options
         if self.asked:
@@ -607,7 +629,7 @@ class Round:
         asks = self._on_claim(seat, discarder, meld)
         if asks:
             self.phase = SANTAN
-            self.asked = {s: [Action(A.CONTINUE, s), Action(A.GIVE_UP, s)] for s in asks}
+            self.asked = {s: [_SIMPLE[A.CONTINUE][s], _SIMPLE[A.GIVE_UP][s]] for s in asks}
             self.answers = {}
             self.santan_resume_kong = meld.kind == "mkong"
             return
@@ -629,7 +651,7 @@ class Round:
         for i in (1, 2, 3):
             other = (seat + i) % 4
             if self._can_rob(other, tile, seat):
-                self.asked[other] = [Action(A.PASS, other), Action(A.WIN, other)]
+                self.asked[other] = [_SIMPLE[A.PASS][other], _SIMPLE[A.WIN][other]]
         if self.asked:
             self.phase = ROB
             self.window_from = seat

@@ -513,7 +513,7 @@ class Round:
             self._remove(seat, tile, 4)
             meld = Meld("akong", (tile,) * 4, None)
             self.melds[seat].append(meld)
-            self._emit("akong", seat, tile=tile_str(tile), meld=meld_json(meld))
+            self._emit("akong", seat, tile=TILE[tile])
             self._kong_draw(seat)
         elif kind == A.BUKONG:
             assert action.tile is not None

@@ -105,10 +105,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "confirm_quit": ("确定退出? (y/n)", "Really quit? (y/n)"),
     # events (the log)
-    "ev.hand_start": (
-        "第{n}局开始, 庄家 {dealer}, 骰子 {dice}",
-        "Hand {n}: dealer {dealer}, dice {dice}",
-    ),
+    "ev.hand_start": ("开局: 庄家 {dealer}, 骰子 {dice}", "Deal: dealer {dealer}, dice {dice}"),
+    "ev.carry_tokens": ("本局累计番: {names}", "Carry fans this hand: {names}"),
     "ev.draw_self": ("你摸到 {tile}", "You drew {tile}"),
     "ev.discard": ("{who} 打 {tile}", "{who}: discard {tile}"),
     "ev.chi": ("{who} 吃 {tile}", "{who}: chi {tile}"),

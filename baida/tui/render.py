@@ -14,7 +14,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from .i18n import text, tile_label, wind_name
+from .i18n import item_name, text, tile_label, wind_name
 from .keys import Menu, display_order
 from .tiles import compact_text, sort_faces, tile_text, tiles_text
 
@@ -152,11 +152,15 @@ def _status(view: View, player: Mapping[str, Any], lang: str) -> Text:
     return out
 
 
-def render_players(view: View, me: int | None, lang: str = "zh") -> Table:
-    """Every seat: name and wind, tile count, melds and flowers, discards."""
+def render_players(
+    view: View, me: int | None, lang: str = "zh", totals: Sequence[int] | None = None
+) -> Table:
+    """Every seat: name and wind, match total, tile count, melds and flowers, discards."""
     table = Table(box=box.SIMPLE_HEAD, expand=True, pad_edge=False, show_edge=False)
     table.add_column("", width=1, no_wrap=True)
     table.add_column(text("player", lang), no_wrap=True)
+    if totals is not None:
+        table.add_column(text("match_totals", lang), justify="right", no_wrap=True)
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column(text("melds", lang) + " · " + text("flowers", lang), ratio=2,
                      overflow="fold")
@@ -171,13 +175,15 @@ def render_players(view: View, me: int | None, lang: str = "zh") -> Table:
             name.append(" ")
             name.append_text(status)
         count = player.get("concealed_count")
-        table.add_row(
-            marker,
-            name,
-            str(count) if count is not None else "",
+        cells: list[Text] = [marker, name]
+        if totals is not None:
+            cells.append(_signed(totals[seat]))
+        cells += [
+            Text(str(count) if count is not None else ""),
             melds_text(player, lang),
             discards_text(view, player, lang),
-        )
+        ]
+        table.add_row(*cells)
     return table
 
 
@@ -282,11 +288,12 @@ def render_table(
     hands_total: int | None = None,
     notice: RenderableType | None = None,
     rob_tile: str | None = None,
+    totals: Sequence[int] | None = None,
 ) -> Group:
     """The whole screen of one decision: header, seats, recent events, own hand and keys."""
     items: list[RenderableType] = [
         render_header(view, lang, hand_no=hand_no, hands_total=hands_total),
-        render_players(view, me, lang),
+        render_players(view, me, lang, totals),
     ]
     if log:
         items.append(Text("\n").join(list(log)))
@@ -308,6 +315,15 @@ def render_event(event: Mapping[str, Any], me: int | None, lang: str = "zh") -> 
     who = seat_name(seat, me, lang)
     tile = event.get("tile")
     label = tile_label(tile, lang) if tile else ""
+    if kind == "hand_start":
+        dice = "+".join(str(d) for d in event.get("dice") or [])
+        dealer = seat_name(event.get("dealer", seat), me, lang)
+        line = Text(text("ev.hand_start", lang, dealer=dealer, dice=dice), style="dim")
+        tokens = event.get("carry_tokens") or []
+        if tokens:
+            names = ", ".join(item_name(str(t), lang) for t in tokens)
+            line.append("  " + text("ev.carry_tokens", lang, names=names), style="magenta")
+        return line
     if kind == "discard":
         return Text(text("ev.discard", lang, who=who, tile=label))
     if kind in ("chi", "pon", "mkong", "bukong"):
@@ -344,8 +360,6 @@ def _signed(n: int) -> Text:
 
 def _items_line(items: Sequence[Mapping[str, Any]], lang: str) -> Text:
     """Scoring items as 'name value · name value'."""
-    from .i18n import item_name
-
     out = Text()
     for i, item in enumerate(items):
         if i:

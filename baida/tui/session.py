@@ -15,7 +15,7 @@ from typing import Any
 from rich.console import Console, RenderableType
 from rich.text import Text
 
-from ..engine import Action, EngineError, Match, Round
+from ..engine import Action, EngineError, Event, Match, Round
 from .i18n import text
 from .keyboard import KeyReader
 from .keys import Menu, build_menu
@@ -112,6 +112,7 @@ class Session:
             number = self.match.hand_number + 1
             rnd = self.match.start_hand(hand_seed(self.s.seed, number))
             self.log = [self._intro_line()]
+            self.log_events(rnd.events)
             self.play_hand(rnd)
             self.show_settlement(rnd, number)
             if not self.match.over and not self.s.auto:
@@ -152,7 +153,11 @@ class Session:
         return fallback_action(view, legal)
 
     def apply(self, action: Action) -> None:
-        for event in self.match.apply(action):
+        self.log_events(self.match.apply(action))
+
+    def log_events(self, events: Sequence[Event]) -> None:
+        """Log lines (and banners) for events, as the player's seat sees them."""
+        for event in events:
             seen = event.for_seat(self.s.me)
             if seen.get("type") == "bukong":
                 self.rob_tile = seen.get("tile")
@@ -186,6 +191,7 @@ class Session:
                 hands_total=self.s.hands,
                 notice=notice,
                 rob_tile=self.rob_tile,
+                totals=self.match.totals,
             )
 
         log_lines = LOG_LINES

@@ -361,9 +361,13 @@ def requests(
     concealed = [WILD] * n_wild + list(concealed[n_wild:])
     win_index = draw(st.integers(0, len(concealed) - 1))
     win_tile = concealed.pop(win_index)
-    win_by = "self_draw" if win_tile == WILD else draw(
-        st.sampled_from(["self_draw", "discard", "rob_kong"])
-    )
+    ways = ["self_draw", "discard"]
+    if win_tile != WILD and win_tile not in concealed and all(
+        win_tile not in m.tiles for m in melds
+    ):
+        ways.append("rob_kong")  # the other three copies are in the robbed player's 碰
+        left[win_tile] = 0
+    win_by = "self_draw" if win_tile == WILD else draw(st.sampled_from(ways))
     if draw(RARE[30]) and concealed[0] != WILD:  # a hand that does not split
         swap = [k for k in playable if left[k] and k != concealed[0]]
         if swap:

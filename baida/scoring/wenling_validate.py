@@ -118,6 +118,25 @@ def _check_win(req: ScoreRequest) -> None:
         )
 
 
+def _check_robbed_tile(req: ScoreRequest) -> None:
+    """A robbed 补杠 tile: its other three copies sit in the robbed player's 碰."""
+    if req.win_by != "rob_kong" or req.win_tile is None or req.win_tile == WILD:
+        return
+    kind = req.win_tile
+    held = req.hand.concealed.count(kind) + sum(m.tiles.count(kind) for m in req.hand.melds)
+    for seat, hand in req.others.items():
+        held += hand.concealed.count(kind)
+        for meld in hand.melds:
+            if not (seat == req.from_seat and meld.kind == "pon" and meld.tile == kind):
+                held += meld.tiles.count(kind)
+    if held:
+        raise ScoreInputError(
+            "win_tile",
+            f"{tile_str(kind)} is robbed from a 补杠, so the other three {tile_str(kind)} are in "
+            "the robbed player's 碰 and no other hand can hold one",
+        )
+
+
 def _check_liable(req: ScoreRequest) -> None:
     if req.liable is None:
         return
@@ -150,4 +169,5 @@ def validate_wenling(req: ScoreRequest) -> None:
             raise ScoreInputError(f"others.{SEAT_WINDS[winner]}", "that seat is the winner")
         _check_hand(hand, f"others.{SEAT_WINDS[seat]}", tiles, WAITING_SIZE, 0)
     _check_copies(req, tiles)
+    _check_robbed_tile(req)
     _check_liable(req)

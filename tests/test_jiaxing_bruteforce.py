@@ -525,3 +525,39 @@ def test_reference_reproduces_the_seed_004_numbers():
     assert want["points"] == 60
     assert want["payments"] == {"E": -120, "S": 720, "W": -480, "N": -120}
     _check(obj)
+
+
+def _slow_shapes(counts, wilds, melds, values, wild_triplets_score):
+    """Every reading over all 34 faces, through the evaluator: the fast search's reference."""
+    from baida.evaluator import ALL_FACES
+    from baida.scoring.jiaxing_shapes import shapes
+
+    return shapes(counts, wilds, melds, faces=set(ALL_FACES),
+                  wild_triplets_score=wild_triplets_score, win_tile=None, pair_bits=False,
+                  self_face=None, face_limit=None)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(jiaxing_requests(min_wilds=0, max_wilds=3, win_bys=("self_draw",)))
+def test_search_by_parts_matches_every_reading(obj):
+    """The fast search by parts finds the same best score as every reading over 34 faces."""
+    import pytest
+
+    import baida.scoring.jiaxing as jiaxing
+
+    for name in ("dandiao_mode", "wild_as_self_is_natural", "wild_fifth_copy"):
+        obj["options"].pop(name, None)
+    try:
+        req = parse_request(obj)
+    except Exception:
+        return
+    fast = score(req)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(jiaxing, "best_shapes", _slow_shapes)
+        jiaxing._TAI_CACHE.clear()
+        slow = score(req)
+    # readings that pay the same may differ in their items: compare the totals
+    for key in ("legal", "reason", "tai_total", "fan", "points", "payments"):
+        assert fast[key] == slow[key], (key, fast, slow, obj)
+    if fast["legal"]:
+        _check_reported_faces(req, fast)

@@ -13,7 +13,7 @@ from ..evaluator import is_complete
 from ..hand import Hand, Meld
 from ..rules.options import JiaxingOptions, OptionError, Options, WenlingOptions, make_options
 from ..scoring.request import ScoreRequest
-from ..tiles import NUM_KINDS, WILD, tile_str
+from ..tiles import NUM_KINDS, WILD, parse_tile, tile_str
 from . import actions as A
 from .actions import Action
 from .errors import IllegalAction, MalformedAction
@@ -78,7 +78,7 @@ class Round:
         round_wind: int = 0,
         base: int = 1,
         carry_pool: int = 0,
-        previous_wild: int | None = None,
+        previous_wild: int | str | None = None,
     ) -> None:
         self.options = resolve_options(self.ruleset, options)
         self.wall = check_wall(self.ruleset, wall)
@@ -95,6 +95,8 @@ class Round:
         self.round_wind = round_wind
         self.base = base
         self.carry_pool_before = carry_pool
+        if isinstance(previous_wild, str):
+            previous_wild = parse_tile(previous_wild)
         self.previous_wild = previous_wild
         self.carry_pool = carry_pool
         self.carry_tokens: list[str] = []

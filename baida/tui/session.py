@@ -112,6 +112,8 @@ class Session:
             number = self.match.hand_number + 1
             rnd = self.match.start_hand(hand_seed(self.s.seed, number))
             self.log = [self._intro_line()]
+            self.notice = None
+            self.rob_tile = None
             self.log_events(rnd.events)
             self.play_hand(rnd)
             self.show_settlement(rnd, number)
@@ -119,7 +121,8 @@ class Session:
                 self.wait_key()
         self.console.print()
         self.console.print(render_standings(self.match.totals, self.s.me, self.lang))
-        self.console.print(Text(text("match_over", self.lang), style="bold"))
+        over = text("match_over", self.lang) + " · " + text("seed_is", self.lang, seed=self.s.seed)
+        self.console.print(Text(over, style="bold"))
 
     def play_hand(self, rnd: Round) -> None:
         """Bots answer first; the player is asked when only their decision is awaited."""

@@ -1,11 +1,11 @@
-"""``baida play``: a match in the terminal against three bots.
+"""baida play: a match in the terminal against three bots.
 
 Keys: the digit or letter under a tile discards it; Space/Enter passes (on your own turn it
-discards the tile you just drew); ``w`` 和, ``p`` 碰, ``c`` 吃, ``k`` 杠, ``l`` 腊子,
-``y``/``n`` 坚持/放弃 at 三摊, ``q`` quits, ``?`` helps. Keys may come from a pipe:
-``printf '1 w' | baida play --hands 1``.
+discards the tile you just drew; at 三摊 it means 坚持); w 和, p 碰, c 吃, k 杠, l 腊子,
+y/n 坚持/放弃 at 三摊, q quits, ? helps. Keys may come from a pipe, one character each:
+yes '' | baida play --hands 1   (Enter for ever: pass every claim, discard every draw)
 
-Exit status: 0 the match was played to its end (or you quit with ``q``); 1 the input ended
+Exit status: 0 the match was played to its end (or you quit with q); 1 the input ended
 before the match did; 2 bad arguments; 130 interrupted (Ctrl-C).
 """
 

@@ -265,3 +265,36 @@ def test_last_tile_win_is_haidi() -> None:
     act(rnd, "win", 2)
     assert "海底捞月" in [f["name"] for f in rnd.result.score["fan"]]
     assert sum(rnd.result.payments) == 0
+
+
+DISCARD_WIN_HANDS = [
+    "5p 1m4m7m 1s4s7s E S W N C F",
+    "123p123p789p444p6p",
+    "5p5p 2m5m8m 2s5s8s S W N C F",
+    "3m6m9m 3s6s F P W N C 1m4m7m",
+]
+
+
+def test_discard_win_variant_beats_pon() -> None:
+    rnd = scripted("jiaxing", DISCARD_WIN_HANDS, extra="P", options={"allow_discard_win": True})
+    act(rnd, "discard", 0, tile="5p")
+    assert "win" in {a.type for a in rnd.legal_actions(1)}
+    act(rnd, "pon", 2)
+    act(rnd, "win", 1)
+    result = rnd.result
+    assert (result.winner, result.win_by, result.from_seat) == (1, "discard", 0)
+    assert result.payments[0] < 0 and result.payments[2] == result.payments[3] == 0
+
+
+def test_no_discard_win_by_default() -> None:
+    rnd = scripted("jiaxing", DISCARD_WIN_HANDS, extra="P")
+    act(rnd, "discard", 0, tile="5p")
+    assert "win" not in {a.type for a in rnd.legal_actions(1)}
+    assert "chi" in {a.type for a in rnd.legal_actions(1)}
+
+
+def test_a_discarded_wild_is_dead() -> None:
+    hands = ["9s 1m4m7m 1s4s7s E S W N C F", *DISCARD_WIN_HANDS[1:]]
+    rnd = scripted("jiaxing", hands, extra="P", options={"allow_discard_win": True})
+    events = act(rnd, "discard", 0, tile="9s")  # 9s is the wild: seat 1 would win on it
+    assert [e.type for e in events] == ["discard", "draw"] and rnd.turn == 1

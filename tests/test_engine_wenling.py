@@ -241,3 +241,47 @@ def test_refusals_name_the_wenling_rule() -> None:
     with pytest.raises(IllegalAction, match="吃 only from the player on your left"):
         act(rnd, "chi", 3, tiles=["4p", "6p"])
     assert snapshot(rnd) == before
+
+
+ROB_HANDS = [
+    "5p 1m4m7m 1p7p 1s4s7s 2m5m8m 2p8p E S",
+    "5p5p 3m6m 3p 3s6s 2s5s8s 9m SS WW N",
+    "123m456m789m 123s 46p 99p",
+    "3m6m 3p6p 3s6s 2s5s8s 9m 9p NN W CC",
+]
+
+
+def test_robbing_an_added_kong() -> None:
+    rnd = scripted("wenling", ROB_HANDS, extra="C", draws="1p 7p 2p 5p")
+    act(rnd, "discard", 0, tile="5p")
+    assert {a.type for a in rnd.legal_actions(2)} == {"pass", "win"}
+    act(rnd, "pass", 2)
+    act(rnd, "pon", 1)
+    act(rnd, "discard", 1, tile="N")
+    while not (rnd.phase == "turn" and rnd.turn == 1):
+        discard_drawn(rnd) if rnd.phase == "turn" else pass_window(rnd)
+    act(rnd, "bukong", 1, tile="5p")
+    assert rnd.phase == "rob" and rnd.to_act == (2,)
+    act(rnd, "win", 2)
+    result = rnd.result
+    assert (result.winner, result.win_by, result.from_seat) == (2, "rob_kong", 1)
+    assert "抢杠和" in [f["name"] for f in result.score["fan"]]
+    assert sum(result.payments) == 0 and rnd.melds[1][0].kind == "pon"
+
+
+def test_a_special_drawn_in_play_is_exposed_and_replaced_from_the_tail() -> None:
+    rnd = scripted("wenling", three_hands_without_5p(), extra="5p", draws="f3", tail="2p")
+    act(rnd, "discard", 0, tile="5p")
+    pass_window(rnd)
+    seat1 = [(e.type, e.data.get("tile"), e.data.get("source")) for e in rnd.events if e.seat == 1]
+    assert seat1[-3:] == [("draw", "f3", "wall"), ("flower", "f3", None), ("draw", "2p", "special")]
+    assert rnd.flowers[1] == [parse_tile("f3")] and rnd.drawn[1] == parse_tile("2p")
+
+
+def three_hands_without_5p() -> list[str]:
+    return [
+        "123m456m789m123s456s E",
+        "123m456m789m123s456s S",
+        "123m456m789m123s456s W",
+        "123m456m789m123s456s N",
+    ]

@@ -648,6 +648,7 @@ class Round:
 
     def _declare_bukong(self, seat: int, tile: int) -> None:
         self._emit("bukong", seat, tile=tile_str(tile))
+        self._remove(seat, tile)  # the added tile is on the table while others may rob it
         self.asked = {}
         self.answers = {}
         for i in (1, 2, 3):
@@ -672,7 +673,7 @@ class Round:
             if meld.kind == "pon" and meld.tiles[0] == tile:
                 melds[i] = Meld("bukong", (tile,) * 4, meld.from_seat)
                 break
-        self._remove(seat, tile)
+        self._version += 1
         self._kong_draw(seat)
 
     def _resolve_rob(self) -> None:
@@ -686,7 +687,6 @@ class Round:
             seat = (kong_seat + i) % 4
             action = answers.get(seat)
             if action is not None and action.type == A.WIN:
-                self._remove(kong_seat, tile)
                 self._emit("kong_robbed", kong_seat, tile=tile_str(tile), by=seat)
                 self._finish_win(seat, "rob_kong", tile, kong_seat)
                 return
@@ -984,7 +984,7 @@ class Round:
 
     def tile_census(self) -> int:
         """Every tile accounted for: wall, indicator, hands, melds, flowers, unclaimed discards."""
-        total = self.remaining + 1
+        total = self.remaining + 1 + (1 if self.phase == ROB else 0)
         for s in range(4):
             total += self.concealed_count(s) + len(self.flowers[s])
             total += sum(len(m.tiles) for m in self.melds[s])

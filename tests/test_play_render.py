@@ -212,6 +212,7 @@ def test_table_shows_hand_wilds_leftmost_melds_discards_and_the_header() -> None
         "*5万", "1万", "2万", "9筒", "9筒", "9筒", "3条", "东", "东", "中", "摸", "3条",
     ]
     assert "轮到你出牌" in out and "w 和" in out and "k 杠…" in out
+    assert "空格/回车 摸切 3条" in out
 
 
 def test_hand_keys_sit_under_the_tiles() -> None:

@@ -216,8 +216,8 @@ def render_hand(view: View, seat: int, lang: str = "zh", menu: Menu | None = Non
     return grid
 
 
-def render_menu(menu: Menu, lang: str = "zh") -> Text:
-    """The prompt line: which keys do what."""
+def render_menu(menu: Menu, lang: str = "zh", wilds: Sequence[str] = ()) -> Text:
+    """The prompt line: which keys do what (摸切 names the drawn tile, a wild marked)."""
     parts: list[Text] = []
     if menu.discards:
         keys = list(menu.discards)
@@ -229,8 +229,10 @@ def render_menu(menu: Menu, lang: str = "zh") -> Text:
         label = menu.pass_label or text("pass", lang)
         parts.append(Text.assemble((text("key.space", lang), ACT_STYLE), " " + label))
     elif menu.drawn_discard is not None:
-        label = text("discard_drawn", lang)
-        parts.append(Text.assemble((text("key.space", lang), ACT_STYLE), " " + label))
+        label = Text(text("key.space", lang), style=ACT_STYLE)
+        label.append(" " + text("discard_drawn", lang) + " ")
+        label.append_text(tile_text(menu.drawn_discard["tile"], lang, wilds=wilds))
+        parts.append(label)
     if menu.is_sub:
         parts.insert(0, Text(text("choose_one", lang)))
         parts.append(Text.assemble(("Esc", ACT_STYLE), " ←"))
@@ -304,7 +306,7 @@ def render_table(
         items.append(render_hand(view, me, lang, menu))
     if menu is not None and me is not None:
         items.append(prompt_title(view, me, lang, rob_tile))
-        items.append(render_menu(menu, lang))
+        items.append(render_menu(menu, lang, view.get("wilds") or []))
     return Group(*items)
 
 

@@ -38,6 +38,12 @@ def _meldify(rng: random.Random, groups: list[list[int]], most: int) -> tuple[li
     return melds, concealed
 
 
+def _copies_ok(hand: Hand, win_tile: int | None) -> bool:
+    """At most four copies of any kind once kongs have added their fourth tile."""
+    tiles = hand.all_natural_tiles() + ([win_tile] if win_tile not in (None, WILD) else [])
+    return all(tiles.count(k) <= 4 for k in set(tiles))
+
+
 def jiaxing_requests(n: int, seed: int = 11) -> list[ScoreRequest]:
     rng = random.Random(seed)
     out: list[ScoreRequest] = []
@@ -59,6 +65,8 @@ def jiaxing_requests(n: int, seed: int = 11) -> list[ScoreRequest]:
         used = {t for t in tiles}
         indicator = rng.choice([k for k in range(34) if k not in used] or [0])
         win_tile = concealed.pop()
+        if not _copies_ok(Hand(concealed, melds, []), win_tile):
+            continue
         out.append(ScoreRequest(
             ruleset="jiaxing", options=options, indicator=indicator, winner=rng.randrange(4),
             hand=Hand(concealed, melds, []), win_tile=win_tile, win_by="self_draw",
@@ -84,11 +92,15 @@ def wenling_requests(n: int, seed: int = 12) -> list[ScoreRequest]:
         for i in range(rng.choice((0, 0, 1, 2))):
             concealed[i] = WILD
         win_tile = concealed.pop()
+        hand = Hand(concealed, melds, [])
+        if not _copies_ok(hand, win_tile):
+            continue
         flowers = rng.sample(sorted(k for k in specials if k >= 34), rng.randrange(3))
         winner = rng.randrange(4)
         left = [4] * 34
-        for t in tiles:
-            left[t] -= 1
+        for t in hand.all_natural_tiles() + [win_tile]:
+            if t != WILD:
+                left[t] -= 1
         pool = [k for k in range(34) for _ in range(left[k]) if k not in de and k not in specials]
         rng.shuffle(pool)
         others = {}

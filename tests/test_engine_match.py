@@ -154,3 +154,11 @@ def test_match_refuses_to_deal_over_an_unfinished_hand() -> None:
         match.start_hand(b"two")
     act(rnd, "discard", rnd.dealer, tile=rnd.view(rnd.dealer).players[rnd.dealer].concealed[0])
     assert match.to_json()["hand_number"] == 0
+
+
+def test_a_hand_played_on_the_round_is_settled_at_the_next_deal() -> None:
+    match = Match("wenling", hands=2)
+    rnd = match.start_hand(b"first")
+    passive(rnd)  # played through the Round, not Match.apply
+    match.start_hand(b"second")
+    assert match.hand_number == 1 and len(match.history) == 1

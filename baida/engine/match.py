@@ -55,11 +55,14 @@ class Match:
 
     @property
     def over(self) -> bool:
+        """The configured number of hands or rounds has been played."""
         if self.max_hands is not None and self.hand_number >= self.max_hands:
             return True
         return self.max_rounds is not None and self.rounds_done >= self.max_rounds
 
     def _setup(self) -> dict[str, Any]:
+        if not self._finished and self.current is not None and self.current.ended:
+            self.finish_hand()  # the hand was played on the Round directly
         if self.over:
             raise IllegalAction("the match is over")
         if not self._finished:

@@ -162,3 +162,43 @@ def test_a_hand_played_on_the_round_is_settled_at_the_next_deal() -> None:
     passive(rnd)  # played through the Round, not Match.apply
     match.start_hand(b"second")
     assert match.hand_number == 1 and len(match.history) == 1
+
+
+@pytest.mark.parametrize(
+    "ruleset,options",
+    [
+        ("jiaxing", {"require_pattern": False, "allow_discard_win": True}),
+        ("jiaxing", {"require_pattern": False, "dealer_keeps_on_draw": False}),
+        ("wenling", {}),
+    ],
+)
+def test_random_matches_keep_their_books(ruleset: str, options: dict) -> None:
+    import random
+
+    from test_engine_random import pick
+
+    match = Match(ruleset, options, hands=12, first_dealer=1)
+    rng = random.Random(ruleset)
+    number = 0
+    while not match.over:
+        dealer, wind, pool = match.dealer, match.round_wind, match.carry_pool
+        rnd = match.start_hand(f"{ruleset}{number}".encode())
+        number += 1
+        assert rnd.dealer == dealer and rnd.round_wind == wind
+        while not rnd.ended:
+            seat = rnd.to_act[0]
+            match.apply(pick(rng, rnd.legal_actions(seat), rnd))
+        result = match.history[-1]
+        keeps = (
+            result.winner == dealer
+            if result.outcome == "win"
+            else (ruleset == "jiaxing" and match.options.dealer_keeps_on_draw)
+        )
+        assert match.dealer == (dealer if keeps else (dealer + 1) % 4)
+        advanced = not keeps and match.dealer == 1
+        assert match.round_wind == ((wind + advanced) % 4 if ruleset == "jiaxing" else 0)
+        if ruleset == "jiaxing":
+            assert match.carry_pool == result.carry_pool_after >= 0
+            assert rnd.carry_pool >= pool
+    assert match.totals == [sum(r.payments[s] for r in match.history) for s in range(4)]
+    assert sum(match.totals) == 0

@@ -17,7 +17,7 @@ WILD_MARK = "*"
 WILD_STYLE = "bold black on yellow"
 _SUIT_STYLES = ("red", "blue", "green")
 _HONOUR_STYLE = "bold"
-_DRAGON_STYLES = {"C": "bold red", "F": "bold green", "P": "bold white"}
+_DRAGON_STYLES = {"C": "bold red", "F": "bold green", "P": "bold"}
 _FLOWER_STYLE = "magenta"
 _SUIT_ZH = "万筒条"
 

@@ -372,7 +372,7 @@ class Round:
         """Everything ``seat`` may do now (empty when it has nothing to decide)."""
         cached = self._legal.get(seat)
         if cached is not None:
-            return cached
+            return list(cached)
         if self.phase == TURN:
             out = self._turn_actions(seat) if seat == self.turn else []
         elif self.phase in (CLAIM, ROB, SANTAN):
@@ -380,7 +380,7 @@ class Round:
         else:
             out = []
         self._legal[seat] = out
-        return out
+        return list(out)
 
     def _turn_actions(self, seat: int) -> list[Action]:
         out: list[Action] = []
@@ -468,7 +468,8 @@ class Round:
             )
         if self.phase == ENDED:
             raise IllegalAction("the hand is over")
-        legal = self.legal_actions(action.seat)
+        self.legal_actions(action.seat)
+        legal = self._legal.get(action.seat, [])
         if not any(a is action for a in legal) and action not in legal:
             raise IllegalAction(self._explain(action))
         self.actions.append(action)

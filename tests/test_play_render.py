@@ -12,15 +12,8 @@ from rich.console import Console
 from baida.tiles import NUM_ALL_KINDS, tile_str
 from baida.tui.i18n import ITEM_NAMES_EN, STRINGS, item_name, text, tile_label
 from baida.tui.keys import DISCARD_KEYS, build_menu
-from baida.tui.render import (
-    render_event,
-    render_hand,
-    render_menu,
-    render_settlement,
-    render_standings,
-    render_table,
-    seat_name,
-)
+from baida.tui.render import render_event, render_hand, render_menu, render_table, seat_name
+from baida.tui.settlement import render_settlement, render_standings
 from baida.tui.tiles import compact_label, sort_faces, tile_text
 
 

@@ -19,15 +19,8 @@ from ..engine import Action, EngineError, Event, Match, Round
 from .i18n import text
 from .keyboard import KeyReader
 from .keys import Menu, build_menu
-from .render import (
-    render_all_hands,
-    render_event,
-    render_header,
-    render_menu,
-    render_settlement,
-    render_standings,
-    render_table,
-)
+from .render import render_event, render_header, render_menu, render_table
+from .settlement import render_all_hands, render_settlement, render_standings
 
 LOG_LINES = 6
 MAX_LOG_LINES = 12

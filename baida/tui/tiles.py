@@ -110,11 +110,8 @@ def compact_label(faces: Sequence[str], lang: str = "zh") -> str:
     return "".join(out)
 
 
-def compact_text(faces: Sequence[str], lang: str = "zh", *, wilds: Iterable[str] = ()) -> Text:
-    """``compact_label`` coloured by the first tile (melds are one suit or one honour)."""
-    wild_set = set(wilds)
+def compact_text(faces: Sequence[str], lang: str = "zh") -> Text:
+    """``compact_label`` coloured by the first tile (a meld is one suit or one honour)."""
     if not faces:
         return Text("")
-    label = compact_label(faces, lang)
-    marked = any(f in wild_set for f in faces)
-    return Text(label, style=tile_style(faces[0], marked and all(f in wild_set for f in faces)))
+    return Text(compact_label(faces, lang), style=tile_style(faces[0]))

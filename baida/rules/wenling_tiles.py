@@ -19,6 +19,7 @@ flower-like tiles that are exposed when drawn and replaced from the tail:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..tiles import (
     DRAGONS,
@@ -117,6 +118,7 @@ class WenlingTiles:
         return frozenset(k for k in range(NUM_KINDS) if k not in self.specials | self.wilds)
 
 
+@lru_cache(maxsize=128)
 def wenling_tiles(indicator: int, flower_flip_specials: bool = True) -> WenlingTiles:
     """The roles of all tiles for ``indicator`` (see ``wenling_wilds_and_specials``)."""
     wilds, specials = wenling_wilds_and_specials(indicator, flower_flip_specials)

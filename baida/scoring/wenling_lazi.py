@@ -49,6 +49,9 @@ def nonwinner_sifeng(hand: Hand, seat: int) -> bool:
     """四风会齐 for a non-winner: all four winds as triplets/kongs, or the own seat wind as a
     pair and the other three as triplets/kongs; 得 may stand in ("可以用得顶替")."""
     melded = {m.tile for m in hand.melds if not m.is_chi}
+    wind_tiles = sum(1 for t in hand.concealed if 27 <= t <= 30) + 3 * len(melded & set(WINDS))
+    if wind_tiles + hand.wild_count < 11:  # three triplets and a pair at least
+        return False
     have = {w: 3 if w in melded else min(3, hand.concealed.count(w)) for w in WINDS}
     seat_wind = WINDS[seat]
     others = sum(3 - have[w] for w in WINDS if w != seat_wind)

@@ -9,6 +9,7 @@ score best). Seed 002 lists the 腊子 hands under the 闲家 rules as well: the
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 
@@ -59,8 +60,9 @@ def _greedy(
     items: dict[str, int] = {}
     for name, value in meld_items(hand, seat_wind, facts) + special_items(hand, seat, facts):
         items[name] = items.get(name, 0) + value
-    for kind in sorted(counts):
-        n = counts[kind]
+    for kind, n in sorted(counts.items()):
+        if n < 2:
+            continue
         if n >= 3:
             items[CONCEALED_PUNG.name] = items.get(CONCEALED_PUNG.name, 0) + CONCEALED_PUNG.value(
                 is_heavy(kind)
@@ -76,11 +78,9 @@ def _greedy(
 
 
 def _natural_counts(hand: Hand, tiles: WenlingTiles) -> dict[int, int]:
-    counts: dict[int, int] = {}
-    for kind in hand.concealed:
-        if kind < 34 and kind not in tiles.specials:
-            counts[kind] = counts.get(kind, 0) + 1
-    return counts
+    """Natural concealed tiles by kind (得 and unexposed specials left out)."""
+    counts = Counter(hand.concealed)
+    return {k: n for k, n in counts.items() if k < 34 and k not in tiles.specials}
 
 
 def _full_de(

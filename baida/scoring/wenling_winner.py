@@ -9,7 +9,7 @@ force in ``tests/test_wenling_bruteforce.py`` checks that limit against every fa
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from ..evaluator import PAIR, SEQ, TRIPLET, Group, Reading, is_complete, readings
 from ..hand import Hand, Meld
@@ -31,6 +31,7 @@ from .wenling_items import (
 )
 from .wenling_items import PAIR as PAIR_ITEM
 
+FACT_FIELDS = tuple(f.name for f in fields(HandFacts))
 BASE_ORDER = ("对子", "刻子", "暗刻", "明杠", "暗杠", "翻白板", "翻红中", "翻发财",
               "单吊", "嵌档", "靠柄", "自摸")
 
@@ -57,7 +58,7 @@ class WinContext:
     discard_win: bool  # the winning tile came from another player (discard or robbed kong)
     ron_triplet_concealed: bool
     fixed_base: tuple[tuple[str, int], ...]
-    template: HandFacts
+    template: tuple  # the HandFacts fields that do not depend on the reading
     meld_winds: frozenset[int]
 
 
@@ -127,13 +128,16 @@ def win_context(
         or (after_special and options.gangkai_on_flower and any(f >= 34 for f in hand.flowers))
     )
     meld_winds = frozenset(m.tile for m in hand.melds if m.tile in WINDS)
+    summed: dict[str, int] = {}
+    for name, value in fixed:
+        summed[name] = summed.get(name, 0) + value
     return WinContext(
         seat_wind=seat_wind,
         win_tile=win_tile,
         discard_win=win_by in ("discard", "rob_kong"),
         ron_triplet_concealed=options.ron_triplet_concealed,
-        fixed_base=tuple(fixed),
-        template=facts,
+        fixed_base=tuple(summed.items()),
+        template=tuple(getattr(facts, name) for name in FACT_FIELDS),
         meld_winds=meld_winds,
     )
 
@@ -222,10 +226,8 @@ def _win_choices(reading: Reading, win_tile: int) -> list[tuple[int, str, int]]:
 
 def score_reading(ctx: WinContext, reading: Reading) -> WinnerScore | None:
     """The best way to score one reading (over the groups the winning tile can complete)."""
-    facts = HandFacts(**{name: getattr(ctx.template, name) for name in HandFacts.__slots__})
-    base: dict[str, int] = {}
-    for name, value in ctx.fixed_base:
-        base[name] = base.get(name, 0) + value
+    facts = HandFacts(*ctx.template)
+    base = dict(ctx.fixed_base)
     winds = set(ctx.meld_winds)
     triplet_values: list[int] = []
     for group in reading:

@@ -21,6 +21,7 @@ from .jiaxing_items import (
     Shape,
     is_pattern,
 )
+from .jiaxing_pairs import pair_wait_shapes, robbed_shapes
 from .jiaxing_settle import payments, share_multipliers
 from .jiaxing_shapes import MeldSummary, relevant_faces, shapes, summarise_melds
 from .request import ScoreRequest
@@ -103,14 +104,24 @@ def _legal_shape(shape: Shape, ctx: Context, ctx_id: int) -> tuple[bool, list[It
 
 
 def _candidates(
-    setup: _Setup, counts: list[int], wilds: int, win_tile: int | None, pair_bits: bool
+    setup: _Setup,
+    counts: list[int],
+    wilds: int,
+    win_tile: int | None,
+    pair_bits: bool,
+    robbed: bool = False,
 ) -> dict[Shape, list[int]] | dict[Shape, Recipe]:
     """The distinct scoring shapes of the concealed part, each with its wilds' faces."""
     opts = setup.opts
-    if not pair_bits and setup.face_limit is None and not opts.wild_as_self_is_natural:
-        return best_shapes(
-            counts, wilds, setup.melds, setup.honour_values, opts.wild_honor_triplet_tai
-        )
+    if setup.face_limit is None and not opts.wild_as_self_is_natural:
+        values = setup.honour_values
+        scores = opts.wild_honor_triplet_tai
+        if not pair_bits:
+            return best_shapes(counts, wilds, setup.melds, values, scores)
+        assert win_tile is not None
+        if robbed:
+            return robbed_shapes(counts, wilds, setup.melds, values, scores, win_tile)
+        return pair_wait_shapes(counts, wilds, setup.melds, values, scores, win_tile)
     return shapes(
         counts,
         wilds,
@@ -134,10 +145,16 @@ def _wins_on_any_tile(setup: _Setup, counts: list[int], wilds: int) -> bool:
         counts[kind] -= 1
         if not complete:
             return False
+    # try first the tiles most likely to break the pattern: suits the hand does not hold
+    present = setup.melds.suits
+    for suit in range(3):
+        if any(counts[9 * suit : 9 * suit + 9]):
+            present |= 1 << suit
+    order = sorted(range(NUM_KINDS), key=lambda k: k < 27 and bool(present & (1 << (k // 9))))
     saved = setup.face_limit
     setup.face_limit = None  # a hypothetical tile: no copy accounting
     try:
-        for kind in range(NUM_KINDS):
+        for kind in order:
             counts[kind] += 1
             found = _candidates(setup, counts, wilds, None, False)
             counts[kind] -= 1
@@ -244,7 +261,7 @@ def score_jiaxing(req: ScoreRequest) -> dict[str, Any]:
     setup = _Setup(req, opts, ctx)
     rob = req.win_by == "rob_kong"
     pair_bits = opts.dandiao_mode == "pair_wait" or rob
-    found = _candidates(setup, counts, wilds, req.win_tile, pair_bits)
+    found = _candidates(setup, counts, wilds, req.win_tile, pair_bits, rob)
     if not found:
         return _illegal(req, _shape_reason(counts, wilds, setup))
     best: tuple[int, list[Item], list[Item], list[int] | Recipe] | None = None

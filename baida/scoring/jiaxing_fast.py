@@ -179,15 +179,15 @@ def honour_options(
 
 class Recipe(tuple):
     """How to write down the wild faces of a shape found here: per suit part (counts, wilds,
-    pair, runs allowed), then the honour part's and the free group's faces."""
+    pair, runs allowed), then the honour part's, the free group's and any fixed extra faces."""
 
     __slots__ = ()
 
 
 def recipe_faces(recipe: Recipe) -> list[int]:
     """The wild faces (kinds 0-33) a recipe stands for."""
-    parts, honour_faces, free_faces = recipe
-    out: list[int] = []
+    parts, honour_faces, free_faces, extra_faces = recipe
+    out: list[int] = list(extra_faces)
     for base, (key, w, p, runs) in zip((0, 9, 18), parts, strict=True):
         if w:
             out.extend(base + f for f in suit_faces(key, w, p, runs))
@@ -202,8 +202,16 @@ def best_shapes(
     melds: MeldSummary,
     values: Sequence[int],
     wild_triplets_score: bool,
+    *,
+    pair_needed: bool = True,
+    pair_bits: int = 0,
+    extra_faces: tuple[int, ...] = (),
 ) -> dict[Shape, Recipe]:
-    """The shapes worth scoring, each with the recipe of one reading that has it."""
+    """The shapes worth scoring, each with the recipe of one reading that has it.
+
+    ``pair_needed=False`` asks for sets only (the caller has set the pair aside);
+    ``pair_bits`` is written into every ``Shape.pair``, ``extra_faces`` into every recipe.
+    """
     raw = bytes(counts)
     keys = (raw[0:9], raw[9:18], raw[18:27])
     man, pin, sou = (_suit_options(k) for k in keys)
@@ -213,7 +221,8 @@ def best_shapes(
         if any(keys[s]):
             suits |= 1 << s
     has_honour = melds.honours or any(raw[27:34])
-    free = _FreeGroups(values, wild_triplets_score)
+    free = _FreeGroups(values, wild_triplets_score, pair_bits, extra_faces)
+    pairs_wanted = 1 if pair_needed else 0
     out: dict[Shape, Recipe] = {}
     for wm, pm, rm in man:
         for wp, pp, rp in pin:
@@ -234,16 +243,18 @@ def best_shapes(
                     if w3 > wilds or p3 > 1:
                         continue
                     left = wilds - w3
-                    if not ((p3 == 1 and left in (0, 3)) or (p3 == 0 and left == 2)):
+                    if p3 != pairs_wanted and not (p3 == 0 and left == 2 and pair_needed):
+                        continue
+                    if p3 == pairs_wanted and left not in (0, 3):
                         continue
                     if parts is None:
                         parts = ((keys[0], wm, pm, rm), (keys[1], wp, pp, rp),
                                  (keys[2], ws, ps, rs))
                     triplets = melds.triplets | mask
                     if left == 0:
-                        key = Shape(suits, has_honour, run, triplets, 0, False)
+                        key = Shape(suits, has_honour, run, triplets, pair_bits, False)
                         if key not in out:
-                            out[key] = Recipe((parts, fh, ()))
+                            out[key] = Recipe((parts, fh, (), extra_faces))
                     else:
                         free.add(out, left, suits, has_honour, run, triplets, mask, parts, fh)
     return out
@@ -252,11 +263,19 @@ def best_shapes(
 class _FreeGroups:
     """Adds the shapes of a group of wilds alone: a pair (2) or a triplet (3)."""
 
-    __slots__ = ("order", "wild_triplets_score")
+    __slots__ = ("order", "wild_triplets_score", "pair_bits", "extra_faces")
 
-    def __init__(self, values: Sequence[int], wild_triplets_score: bool) -> None:
+    def __init__(
+        self,
+        values: Sequence[int],
+        wild_triplets_score: bool,
+        pair_bits: int,
+        extra_faces: tuple[int, ...],
+    ) -> None:
         self.order = sorted(range(7), key=lambda k: -values[k])  # honours, best triplet first
         self.wild_triplets_score = wild_triplets_score
+        self.pair_bits = pair_bits
+        self.extra_faces = extra_faces
 
     def add(
         self,
@@ -277,10 +296,10 @@ class _FreeGroups:
             kind = next(k for k in self.order if not concealed_mask & (1 << k))
             if self.wild_triplets_score:
                 with_honour = triplets | (1 << kind)
-        key = Shape(suits, True, run, with_honour, 0, False)
+        key = Shape(suits, True, run, with_honour, self.pair_bits, False)
         if key not in out:
-            out[key] = Recipe((parts, honour_faces, (EAST + kind,) * size))
+            out[key] = Recipe((parts, honour_faces, (EAST + kind,) * size, self.extra_faces))
         for s in range(3):
-            key = Shape(suits | (1 << s), honours, run, triplets, 0, False)
+            key = Shape(suits | (1 << s), honours, run, triplets, self.pair_bits, False)
             if key not in out:
-                out[key] = Recipe((parts, honour_faces, (9 * s + 4,) * size))
+                out[key] = Recipe((parts, honour_faces, (9 * s + 4,) * size, self.extra_faces))

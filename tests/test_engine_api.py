@@ -134,3 +134,19 @@ def test_options_are_validated() -> None:
         Round.from_seed("jiaxing", b"o", options=WenlingOptions())
     with pytest.raises(ValueError, match="unknown ruleset"):
         Round.from_seed("riichi", b"o")
+
+
+def test_views_do_not_tell_who_may_claim() -> None:
+    rnd = scripted(
+        "jiaxing",
+        [
+            "3p 1m4m7m 1s4s7s E S W N C F",
+            "12p 2m5m8m 2s5s8s E S W N C",
+            "3m6m9m 3s6s8p F P E S W N C",
+            "3p3p 1m4m7m 1s4s7s F P W N C",
+        ],
+        extra="P",
+    )
+    act(rnd, "discard", 0, tile="3p")
+    assert rnd.to_act == (1, 3)
+    assert [rnd.view(s).to_act for s in (None, 0, 1, 2, 3)] == [[], [], [1], [], [3]]

@@ -966,7 +966,7 @@ class Round:
             specials=[tile_str(k) for k in self.specials],
             phase=self.phase,
             turn=self.turn,
-            to_act=list(self.to_act),
+            to_act=self._visible_to_act(seat),
             wall_remaining=self.remaining,
             last_discard=None if last is None else {"seat": last[0], "tile": tile_str(last[1])},
             players=players,
@@ -976,6 +976,14 @@ class Round:
             carry_pool=self.carry_pool if self.ruleset == "jiaxing" else None,
             result=self.result.to_json() if self.result is not None else None,
         )
+
+    def _visible_to_act(self, seat: int | None) -> list[int]:
+        """Who must decide, as ``seat`` may know it: in a claim or rob window only whether
+        oneself is asked (who else holds a claim is private)."""
+        waiting = self.to_act
+        if self.phase in (CLAIM, ROB):
+            return [seat] if seat in waiting else []
+        return list(waiting)
 
     def record(self) -> dict[str, Any]:
         """The game record of this hand (``docs/records.md``)."""

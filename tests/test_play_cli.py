@@ -229,3 +229,25 @@ def test_a_failing_bot_does_not_end_the_match(monkeypatch) -> None:
     s.run()
     out = console.file.getvalue()
     assert s.match.over and "ZeroDivisionError" in out and out.count("ZeroDivisionError") == 1
+
+
+def test_key_reader_on_a_terminal_reads_single_keys_and_restores_it() -> None:
+    import pty
+    import termios
+
+    master, slave = pty.openpty()
+    stream = os.fdopen(slave, "r", encoding="utf-8")
+    try:
+        before = termios.tcgetattr(slave)
+        with KeyReader(stream) as reader:
+            assert reader.is_tty
+            assert not termios.tcgetattr(slave)[3] & termios.ICANON  # keys without Enter
+            os.write(master, "a\x1b[B中\x04".encode())
+            assert reader.read_key() == "a"
+            assert reader.read_key() == "\x1b[B"  # an arrow key is one key
+            assert reader.read_key() == "中"
+            assert reader.read_key() is None  # Ctrl-D ends the input
+        assert termios.tcgetattr(slave) == before
+    finally:
+        stream.close()
+        os.close(master)

@@ -84,12 +84,32 @@ class KeyReader:
             raise KeyboardInterrupt
         if ch == CTRL_D and self.is_tty:
             return None
-        if ch == ESCAPE and self.is_tty and self._fd is not None:
-            seq = ch
-            while select.select([self._fd], [], [], 0.02)[0]:
-                more = self._read_char()
-                if more is None:
-                    break
-                seq += more
-            return seq
+        if ch == ESCAPE and self.is_tty:
+            return self._escape_sequence()
         return ch
+
+    def _pending(self) -> bool:
+        """Whether another byte arrives at once (the rest of an escape sequence)."""
+        if self._fd is None:
+            return False
+        return bool(select.select([self._fd], [], [], 0.02)[0])
+
+    def _escape_sequence(self) -> str:
+        """Esc alone, or one whole sequence: CSI (Esc [ ... final), SS3 (Esc O x), Alt+key."""
+        seq = ESCAPE
+        if not self._pending():
+            return seq
+        ch = self._read_char() or ""
+        seq += ch
+        if ch == "O":
+            return seq + (self._read_char() or "")
+        if ch != "[":
+            return seq
+        while self._pending():
+            ch = self._read_char()
+            if ch is None:
+                break
+            seq += ch
+            if "@" <= ch <= "~":  # the final byte of a CSI sequence
+                break
+        return seq

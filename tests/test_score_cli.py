@@ -243,3 +243,15 @@ def test_the_installed_command_in_a_subprocess(tmp_path):
     assert failed.returncode == 2
     assert "Traceback" not in failed.stderr
     assert json.loads(failed.stdout)["error"].startswith("win_tile: 5 copies of 5m")
+
+
+def test_an_internal_failure_is_one_line_not_a_traceback(capsys, monkeypatch):
+    import baida.scoring.cli as score_cli
+
+    def broken(obj):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(score_cli, "score_json", broken)
+    status, out = run_score(capsys, monkeypatch, [GOOD])
+    assert status == 1
+    assert out == {"error": "[0].internal error while scoring: RuntimeError('boom')"}

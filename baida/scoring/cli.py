@@ -17,6 +17,7 @@ from . import score_json
 from .request import ScoreInputError
 
 EXIT_OK = 0
+EXIT_INTERNAL = 1
 EXIT_MALFORMED = 2
 
 
@@ -64,15 +65,21 @@ def score_text(text: str) -> tuple[int, Any]:
     if isinstance(data, list):
         results = []
         for index, obj in enumerate(data):
-            try:
-                results.append(score_json(_unwrap(obj)))
-            except ScoreInputError as exc:
-                return EXIT_MALFORMED, {"error": f"[{index}].{exc}"}
+            status, result = _score_one(obj, f"[{index}].")
+            if status != EXIT_OK:
+                return status, result
+            results.append(result)
         return EXIT_OK, results
+    return _score_one(data, "")
+
+
+def _score_one(obj: Any, where: str) -> tuple[int, Any]:
     try:
-        return EXIT_OK, score_json(_unwrap(data))
+        return EXIT_OK, score_json(_unwrap(obj))
     except ScoreInputError as exc:
-        return EXIT_MALFORMED, {"error": str(exc)}
+        return EXIT_MALFORMED, {"error": f"{where}{exc}"}
+    except Exception as exc:  # a bug, not the input's fault: still one line, no traceback
+        return EXIT_INTERNAL, {"error": f"{where}internal error while scoring: {exc!r}"}
 
 
 def run(args: argparse.Namespace) -> int:

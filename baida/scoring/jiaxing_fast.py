@@ -187,12 +187,13 @@ class Recipe(tuple):
 def recipe_faces(recipe: Recipe) -> list[int]:
     """The wild faces (kinds 0-33) a recipe stands for."""
     parts, honour_faces, free_faces, extra_faces = recipe
-    out: list[int] = list(extra_faces)
+    out: list[int] = []
     for base, (key, w, p, runs) in zip((0, 9, 18), parts, strict=True):
         if w:
             out.extend(base + f for f in suit_faces(key, w, p, runs))
     out.extend(honour_faces)
     out.extend(free_faces)
+    out.extend(extra_faces)  # last: with a wild win tile completing the pair, that wild's face
     return out
 
 

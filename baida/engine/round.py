@@ -166,11 +166,12 @@ class Round:
 
     @classmethod
     def from_wall(
-        cls, ruleset: str, wall: list[int], dice: tuple[int, int], **kwargs: Any
+        cls, ruleset: str, wall: list[int] | list[str], dice: tuple[int, int], **kwargs: Any
     ) -> Round:
-        """A hand with an explicit wall (draw order, head first) and dice."""
+        """A hand with an explicit wall (kinds or faces, draw order, head first) and dice."""
         klass = cls._class_for(ruleset)
-        return klass(kwargs.pop("options", None), list(wall), tuple(dice), **kwargs)
+        kinds = [parse_tile(t) if isinstance(t, str) else t for t in wall]
+        return klass(kwargs.pop("options", None), kinds, tuple(dice), **kwargs)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -253,41 +253,50 @@ def score_reading(ctx: WinContext, reading: Reading) -> WinnerScore | None:
         triplet_values.append(value)
         _set_facts(facts, kind, ctx.seat_wind)
     sifeng = len(winds) == 4
+    base_sum = sum(base.values())
+    fans_by_wait: dict[bool, list[tuple[str, int]]] = {}  # 旁和 is the only wait-dependent fan
     best: WinnerScore | None = None
     for index, wait, face in _win_choices(reading, ctx.win_tile):
-        items = dict(base)
-        facts.wait = wait
+        base_points = base_sum
+        downgrade = 0
         if wait in WAIT_ITEMS:
-            item = WAIT_ITEMS[wait]
-            items[item.name] = item.value
+            base_points += WAIT_ITEMS[wait].value
         elif wait == "triplet" and ctx.discard_win and not ctx.ron_triplet_concealed:
             # W-A13 off: a triplet completed by another player's tile is an exposed 刻子
-            value = triplet_values[index]
-            items[CONCEALED_PUNG.name] -= value
-            if not items[CONCEALED_PUNG.name]:
-                del items[CONCEALED_PUNG.name]
-            items[PUNG.name] = items.get(PUNG.name, 0) + PUNG.value(value == CONCEALED_PUNG.heavy)
-        fans = fan_items(facts)
-        base_points = sum(items.values())
+            downgrade = triplet_values[index]
+            base_points += PUNG.value(downgrade == CONCEALED_PUNG.heavy) - downgrade
+        is_open = wait == "open"
+        fans = fans_by_wait.get(is_open)
+        if fans is None:
+            facts.wait = wait
+            fans = fans_by_wait[is_open] = fan_items(facts)
         fan_total = sum(v for _, v in fans)
         raw, total = total_points(base_points, fan_total)
         if sifeng:
             total = LIMIT
-            fans.append((SIFENG, 0))
-        if best is None or (total, raw) > (best.total, best.raw):
-            faces = [f for g in reading for f in g.wild_faces]
-            if ctx.win_tile == WILD:
-                faces.remove(face)
-                faces.append(face)
-            best = WinnerScore(
-                total=total,
-                raw=raw,
-                base_points=base_points,
-                fan_total=fan_total,
-                base_items=[(n, items[n]) for n in BASE_ORDER if items.get(n)],
-                fan_items=fans,
-                wilds=faces,
+        if best is not None and (total, raw) <= (best.total, best.raw):
+            continue
+        items = dict(base)
+        if wait in WAIT_ITEMS:
+            items[WAIT_ITEMS[wait].name] = WAIT_ITEMS[wait].value
+        if downgrade:
+            items[CONCEALED_PUNG.name] -= downgrade
+            items[PUNG.name] = items.get(PUNG.name, 0) + PUNG.value(
+                downgrade == CONCEALED_PUNG.heavy
             )
+        faces = [f for g in reading for f in g.wild_faces]
+        if ctx.win_tile == WILD:
+            faces.remove(face)
+            faces.append(face)
+        best = WinnerScore(
+            total=total,
+            raw=raw,
+            base_points=base_points,
+            fan_total=fan_total,
+            base_items=[(n, items[n]) for n in BASE_ORDER if items.get(n)],
+            fan_items=fans + [(SIFENG, 0)] if sifeng else list(fans),
+            wilds=faces,
+        )
     return best
 
 

@@ -374,3 +374,19 @@ def test_string_tables_export_per_language() -> None:
     assert zh["win"] == "和" and en["win"] == "Win"
     with pytest.raises(UnknownLanguage):
         strings("fr")
+
+
+def test_santan_warning_one_claim_before() -> None:
+    from baida.tui.render import santan_warnings
+
+    counts = [[0] * 4 for _ in range(4)]
+    counts[0][3] = 2  # you claimed 上家's discards twice
+    counts[2][1] = 2  # 对家 claimed 下家's twice: not about you
+    view = jiaxing_view(claim_counts=counts)
+    assert santan_warnings(view, 3) == [(0, 3, 2), (2, 1, 2)]
+    out = plain(render_table(view, 0, "zh", santan_threshold=3))
+    assert "你已吃碰杠上家的牌 2 次" in out and "对家已吃碰杠" not in out
+    assert "吃碰杠" not in plain(render_table(view, 0, "zh"))  # 三摊 off: no warning
+    counts[0][3] = 3
+    view = jiaxing_view(claim_counts=counts, santan_pairs=[[0, 3]])
+    assert santan_warnings(view, 3) == [(2, 1, 2)]

@@ -39,6 +39,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "drawn": ("摸", "drew"),
     "gave_up": ("放弃", "gave up"),
     "chengbao": ("承包", "liable pair"),
+    "santan_warn": (
+        "⚠ {x}已吃碰杠{y}的牌 {n} 次: 再一次即成三摊 (互为承包方)",
+        "⚠ {x} claimed {y}'s discards {n} times: one more makes them liable for each other",
+    ),
     "santan_pairs": ("三摊: {pairs}", "Three-claim pairs: {pairs}"),
     "face_down": ("暗", "hidden"),
     "to_act": ("▶", "▶"),

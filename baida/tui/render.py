@@ -152,6 +152,29 @@ def seat_status(view: View, player: Mapping[str, Any], lang: str) -> Text:
     return out
 
 
+def santan_warnings(view: View, threshold: int) -> list[tuple[int, int, int]]:
+    """Jiaxing claim counts one short of 三摊: (claimer, discarder, count), pairs not yet formed."""
+    if view.get("ruleset") != "jiaxing" or threshold < 2:
+        return []
+    formed = {frozenset(p) for p in view.get("santan_pairs") or []}
+    out = []
+    for x, row in enumerate(view.get("claim_counts") or []):
+        for y, count in enumerate(row):
+            if count == threshold - 1 and frozenset((x, y)) not in formed:
+                out.append((x, y, count))
+    return out
+
+
+def santan_warning_text(view: View, me: int, lang: str, threshold: int) -> Text | None:
+    """The warning the Jiaxing client gives both players one claim before 三摊."""
+    lines = [
+        text("santan_warn", lang, x=seat_name(x, me, lang), y=seat_name(y, me, lang), n=n)
+        for x, y, n in santan_warnings(view, threshold)
+        if me in (x, y)
+    ]
+    return Text("\n".join(lines), style="bold red") if lines else None
+
+
 def render_players(
     view: View, me: int | None, lang: str = "zh", totals: Sequence[int] | None = None
 ) -> Table:
@@ -291,12 +314,19 @@ def render_table(
     notice: RenderableType | None = None,
     rob_tile: str | None = None,
     totals: Sequence[int] | None = None,
+    santan_threshold: int | None = None,
 ) -> Group:
-    """The whole screen of one decision: header, seats, recent events, own hand and keys."""
+    """The whole screen of one decision: header, seats, recent events, own hand and keys.
+
+    ``santan_threshold`` (Jiaxing, when 三摊 is on) warns the player one claim before it."""
     items: list[RenderableType] = [
         render_header(view, lang, hand_no=hand_no, hands_total=hands_total),
         render_players(view, me, lang, totals),
     ]
+    if santan_threshold is not None and me is not None:
+        warning = santan_warning_text(view, me, lang, santan_threshold)
+        if warning is not None:
+            items.append(warning)
     if log:
         items.append(Text("\n").join(list(log)))
     if notice is not None:

@@ -96,6 +96,10 @@ class Session:
         self.notice: Text | None = None
         self.bot_failed = False
         self.rob_tile: str | None = None  # the tile of the latest 补杠 (what 抢杠 would take)
+        options = self.match.options
+        self.santan_threshold: int | None = (
+            options.santan_threshold if getattr(options, "santan_enabled", False) else None
+        )
 
     # -- the match -----------------------------------------------------------------------------
     def run(self) -> None:
@@ -188,6 +192,7 @@ class Session:
                 notice=notice,
                 rob_tile=self.rob_tile,
                 totals=self.match.totals,
+                santan_threshold=self.santan_threshold,
             )
 
         log_lines = LOG_LINES

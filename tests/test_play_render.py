@@ -390,3 +390,13 @@ def test_santan_warning_one_claim_before() -> None:
     counts[0][3] = 3
     view = jiaxing_view(claim_counts=counts, santan_pairs=[[0, 3]])
     assert santan_warnings(view, 3) == [(2, 1, 2)]
+
+
+def test_enter_after_a_pon_discards_the_rightmost_tile_and_says_so() -> None:
+    view = jiaxing_view()
+    view["players"][0]["drawn"] = None  # after a 碰 there is no drawn tile
+    faces = ["1m", "2m", "5m", "3s", "9p", "C", "E"]
+    menu = build_menu([act("discard", tile=f) for f in faces], view, "zh")
+    assert menu.resolve("\n").action == act("discard", tile="C")
+    assert "空格/回车 打 中" in render_menu(menu, "zh").plain
+    assert not menu.drawn_is_new

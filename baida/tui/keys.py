@@ -5,7 +5,8 @@
 * discards: ``1``-``9``, ``0``, then letters that name no action, one key per distinct face in
   the order the hand is shown (wilds leftmost, the drawn tile last);
 * ``w`` 和, ``p`` 碰, ``c`` 吃, ``k`` 杠 (明杠/暗杠/补杠), ``l`` 腊子, ``y`` 坚持, ``n`` 放弃;
-* Space / Enter: pass in a claim window; on one's own turn, discard the drawn tile (摸切);
+* Space / Enter: pass in a claim window; on one's own turn, discard the rightmost tile shown:
+  the drawn tile (摸切), or after a 吃/碰 the last tile of the hand;
   at 三摊, 坚持;
 * ``q`` quit, ``?`` help. Several 吃 or 杠 choices open a numbered sub-menu (Esc goes back).
 
@@ -63,7 +64,8 @@ class Menu:
     discards: dict[str, Action] = field(default_factory=dict)  # key -> discard action
     pass_action: Action | None = None
     pass_label: str = ""
-    drawn_discard: Action | None = None
+    drawn_discard: Action | None = None  # what Enter discards: the rightmost tile shown
+    drawn_is_new: bool = False  # ... which is the tile just drawn (摸切)
     lang: str = "zh"
     is_sub: bool = False
 
@@ -164,6 +166,7 @@ def build_menu(legal: Sequence[Action], view: Mapping[str, Any], lang: str = "zh
     if discards:
         faces: list[str] = list(discards)
         drawn = None
+        shown: list[str] = []
         if seat is not None:
             hand, drawn = display_order(view, seat)
             shown = hand + ([drawn] if drawn else [])
@@ -174,6 +177,9 @@ def build_menu(legal: Sequence[Action], view: Mapping[str, Any], lang: str = "zh
             menu.discards[key] = discards[face]
         if drawn is not None and drawn in discards:
             menu.drawn_discard = discards[drawn]
+            menu.drawn_is_new = True
+        elif shown and shown[-1] in discards:
+            menu.drawn_discard = discards[shown[-1]]
 
     claimed = (view.get("last_discard") or {}).get("tile") if view.get("phase") == "claim" else None
     for kind in ORDER:

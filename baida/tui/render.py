@@ -253,7 +253,8 @@ def render_menu(menu: Menu, lang: str = "zh", wilds: Sequence[str] = ()) -> Text
         parts.append(Text.assemble((text("key.space", lang), ACT_STYLE), " " + label))
     elif menu.drawn_discard is not None:
         label = Text(text("key.space", lang), style=ACT_STYLE)
-        label.append(" " + text("discard_drawn", lang) + " ")
+        word = text("discard_drawn" if menu.drawn_is_new else "discard", lang)
+        label.append(" " + word + " ")
         label.append_text(tile_text(menu.drawn_discard["tile"], lang, wilds=wilds))
         parts.append(label)
     if menu.is_sub:

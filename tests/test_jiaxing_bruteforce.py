@@ -475,6 +475,9 @@ def _check_reported_faces(req: ScoreRequest, got: dict) -> None:
     faces = [parse_tile(f) for f in got["wilds"]]
     n_wilds = list(req.hand.concealed).count(WILD) + (req.win_tile == WILD)
     assert len(faces) == n_wilds
+    if not req.options.wild_fifth_copy:
+        totals = _natural_totals(req)
+        assert all(totals[f] + faces.count(f) <= 4 for f in faces), faces
     concealed = [t for t in req.hand.concealed if t != WILD]
     if req.win_tile != WILD:
         concealed.append(req.win_tile)
@@ -527,19 +530,17 @@ def test_reference_reproduces_the_seed_004_numbers():
     _check(obj)
 
 
-def _slow_shapes(counts, wilds, melds, values, wild_triplets_score, win_tile=None,
-                 pair_bits=False):
+def _every_reading(setup, counts, wilds, win_tile, pair_bits, robbed=False):
     """Every reading over all 34 faces, through the evaluator: the fast search's reference."""
     from baida.evaluator import ALL_FACES
     from baida.scoring.jiaxing_shapes import shapes
 
-    return shapes(counts, wilds, melds, faces=set(ALL_FACES),
-                  wild_triplets_score=wild_triplets_score, win_tile=win_tile,
-                  pair_bits=pair_bits, self_face=None, face_limit=None)
-
-
-def _slow_pair_shapes(counts, wilds, melds, values, wild_triplets_score, win_tile):
-    return _slow_shapes(counts, wilds, melds, values, wild_triplets_score, win_tile, True)
+    opts = setup.opts
+    return shapes(counts, wilds, setup.melds, faces=set(ALL_FACES),
+                  wild_triplets_score=opts.wild_honor_triplet_tai, win_tile=win_tile,
+                  pair_bits=pair_bits,
+                  self_face=setup.wild_kind if opts.wild_as_self_is_natural else None,
+                  face_limit=setup.face_limit)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -551,8 +552,6 @@ def test_search_by_parts_matches_every_reading(obj):
 
     import baida.scoring.jiaxing as jiaxing
 
-    for name in ("wild_as_self_is_natural", "wild_fifth_copy"):
-        obj["options"].pop(name, None)
     if len(obj["hand"]["concealed"]) % 2:  # often: 单吊 as any pair wait
         obj["options"]["dandiao_mode"] = "pair_wait"
     try:
@@ -561,9 +560,7 @@ def test_search_by_parts_matches_every_reading(obj):
         return
     fast = score(req)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(jiaxing, "best_shapes", _slow_shapes)
-        patch.setattr(jiaxing, "robbed_shapes", _slow_pair_shapes)
-        patch.setattr(jiaxing, "pair_wait_shapes", _slow_pair_shapes)
+        patch.setattr(jiaxing, "_candidates", _every_reading)
         slow = score(req)
     # readings that pay the same may differ in their items: compare the totals
     for key in ("legal", "reason", "tai_total", "fan", "points", "payments"):

@@ -113,26 +113,71 @@ def _candidates(
 ) -> dict[Shape, list[int]] | dict[Shape, Recipe]:
     """The distinct scoring shapes of the concealed part, each with its wilds' faces."""
     opts = setup.opts
-    if setup.face_limit is None and not opts.wild_as_self_is_natural:
-        values = setup.honour_values
-        scores = opts.wild_honor_triplet_tai
-        if not pair_bits:
-            return best_shapes(counts, wilds, setup.melds, values, scores)
-        assert win_tile is not None
-        if robbed:
-            return robbed_shapes(counts, wilds, setup.melds, values, scores, win_tile)
-        return pair_wait_shapes(counts, wilds, setup.melds, values, scores, win_tile)
-    return shapes(
-        counts,
-        wilds,
-        setup.melds,
-        faces=relevant_faces(counts, setup.naturals(), setup.wild_kind),
-        wild_triplets_score=opts.wild_honor_triplet_tai,
-        win_tile=win_tile,
-        pair_bits=pair_bits,
-        self_face=setup.wild_kind if opts.wild_as_self_is_natural else None,
-        face_limit=setup.face_limit,
-    )
+    if setup.face_limit is not None:
+        return shapes(
+            counts,
+            wilds,
+            setup.melds,
+            faces=relevant_faces(counts, setup.naturals(), setup.wild_kind),
+            wild_triplets_score=opts.wild_honor_triplet_tai,
+            win_tile=win_tile,
+            pair_bits=pair_bits,
+            self_face=setup.wild_kind if opts.wild_as_self_is_natural else None,
+            face_limit=setup.face_limit,
+        )
+    found = _search(setup, counts, wilds, win_tile, pair_bits, robbed, setup.honour_values)
+    if opts.wild_as_self_is_natural and wilds:
+        _add_wilds_as_self(found, setup, counts, wilds, win_tile, pair_bits, robbed)
+    return found
+
+
+def _search(
+    setup: _Setup,
+    counts: list[int],
+    wilds: int,
+    win_tile: int | None,
+    pair_bits: bool,
+    robbed: bool,
+    values: list[int],
+) -> dict[Shape, Recipe]:
+    """The search by parts, with the pair's features when ``pair_bits``."""
+    scores = setup.opts.wild_honor_triplet_tai
+    if not pair_bits:
+        return best_shapes(counts, wilds, setup.melds, values, scores)
+    assert win_tile is not None
+    if robbed:
+        return robbed_shapes(counts, wilds, setup.melds, values, scores, win_tile)
+    return pair_wait_shapes(counts, wilds, setup.melds, values, scores, win_tile)
+
+
+def _add_wilds_as_self(
+    found: dict[Shape, Recipe],
+    setup: _Setup,
+    counts: list[int],
+    wilds: int,
+    win_tile: int | None,
+    pair_bits: bool,
+    robbed: bool,
+) -> None:
+    """Add the readings where every wild is its own face (J-A5 b: then they count as natural).
+
+    Those are the readings of the hand with the wilds turned into tiles of the wild kind; a
+    triplet of that kind is all wilds, so it scores only if wild triplets score (J-A8).
+    """
+    kind = setup.wild_kind
+    as_counts = list(counts)
+    as_counts[kind] += wilds
+    values = list(setup.honour_values)
+    clear = 0
+    if kind >= EAST and not setup.opts.wild_honor_triplet_tai:
+        values[kind - EAST] = 0
+        clear = 1 << (kind - EAST)
+    win = kind if win_tile == WILD else win_tile
+    faces = (kind,) * wilds
+    for shape, recipe in _search(setup, as_counts, 0, win, pair_bits, robbed, values).items():
+        key = shape._replace(wilds_as_self=True, triplets=shape.triplets & ~clear)
+        if key not in found:
+            found[key] = Recipe((recipe[0], recipe[1], recipe[2], recipe[3] + faces))
 
 
 def _wins_on_any_tile(setup: _Setup, counts: list[int], wilds: int) -> bool:

@@ -20,6 +20,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     # rulesets and table
     "ruleset.jiaxing": ("嘉兴台头和", "Jiaxing Taitouhe"),
     "ruleset.wenling": ("温岭麻将", "Wenling Mahjong"),
+    "ruleset_short.jiaxing": ("嘉兴台头和", "Jiaxing"),
+    "ruleset_short.wenling": ("温岭麻将", "Wenling"),
     "hand_no": ("第{n}局", "Hand {n}"),
     "hand_of": ("第{n}/{total}局", "Hand {n}/{total}"),
     "round_wind": ("{wind}风圈", "{wind} round"),
@@ -28,7 +30,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "wild.jiaxing": ("百搭", "Wild"),
     "wild.wenling": ("得", "Wild"),
     "specials": ("花牌", "Specials"),
-    "carry_pool": ("黄番 {n}", "Carry fans {n}"),
+    "carry_pool": ("黄番 {n}", "Carry {n}"),
     "sheng_phase": ("生牌阶段", "Live-tile phase"),
     "dealer": ("庄", "Dealer"),
     "melds": ("副露", "Melds"),
@@ -152,6 +154,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "wenling_totals": ("牌点", "Points"),
     "payments": ("本局得失", "This hand"),
     "match_totals": ("总分", "Match total"),
+    "total_short": ("总分", "Total"),
     "santan_rule": (
         "三摊 {pairs}: 承包方付 5 份, 其余坚持者付 2 份 (与承包无关时 1 份), 放弃者不付",
         "Three claims {pairs}: a liable partner pays 5 shares, other continuing players 2 "

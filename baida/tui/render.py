@@ -54,7 +54,7 @@ def render_header(
     hands_total: int | None = None,
 ) -> Text:
     """One line: ruleset, hand number, round wind, wall, indicator and wilds, pool, phase."""
-    parts: list[Text] = [Text(text(f"ruleset.{view['ruleset']}", lang), style="bold")]
+    parts: list[Text] = [Text(text(f"ruleset_short.{view['ruleset']}", lang), style="bold")]
     if hand_no is not None:
         key = "hand_of" if hands_total else "hand_no"
         parts.append(Text(text(key, lang, n=hand_no, total=hands_total)))
@@ -183,9 +183,9 @@ def render_players(
     table.add_column("", width=1, no_wrap=True)
     table.add_column(text("player", lang), no_wrap=True)
     if totals is not None:
-        table.add_column(text("match_totals", lang), justify="right", no_wrap=True)
+        table.add_column(text("total_short", lang), justify="right", no_wrap=True)
     table.add_column("#", justify="right", no_wrap=True)
-    table.add_column(text("melds", lang) + " · " + text("flowers", lang), ratio=2,
+    table.add_column(text("melds", lang) + "·" + text("flowers", lang), ratio=2,
                      overflow="fold")
     table.add_column(text("discards", lang), ratio=3, overflow="fold")
     to_act = set(view.get("to_act") or [])

@@ -78,19 +78,17 @@ def _options(args: argparse.Namespace) -> dict[str, object]:
 
 
 def _bot_name(requested: str) -> str:
-    """The requested policy, or the fallback when the default one is not installed."""
-    from .bots.policy import UnknownBot, factory
+    """The requested policy; the default falls back to greedy when efficient is not installed."""
+    from .bots.policy import factory
 
     try:
         factory(requested)
-        return requested
     except (ImportError, AttributeError):
         if requested != DEFAULT_BOT:
             raise
         factory(FALLBACK_BOT)
         return FALLBACK_BOT
-    except UnknownBot:
-        raise
+    return requested
 
 
 def run(args: argparse.Namespace) -> int:

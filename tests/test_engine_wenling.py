@@ -285,3 +285,18 @@ def three_hands_without_5p() -> list[str]:
         "123m456m789m123s456s W",
         "123m456m789m123s456s N",
     ]
+
+
+def test_concealed_kong_of_the_seat_wind_is_a_lazi() -> None:
+    hands = [
+        "EEEE 1m4m7m 1p4p7p 1s4s7s 2m5m8m",
+        "2s5s8s 3m6m 3p6p 3s6s 9m 9p S W N C F",
+        "2p5p8p 3m6m 6p 3s6s 2s5s8s 9m 9p S W N",
+        "1m4m7m 1p4p7p 1s4s7s 2m5m8m 2p8p S F",
+    ]
+    rnd = scripted("wenling", hands, extra="C", tail="3p")
+    assert "lazi" not in {a.type for a in rnd.legal_actions(0)}
+    act(rnd, "akong", 0, tile="E")
+    assert "lazi" in {a.type for a in rnd.legal_actions(0)}
+    act(rnd, "lazi", 0)
+    assert rnd.result.win_by == "lazi" and rnd.result.score["points"] == 500

@@ -533,14 +533,18 @@ def test_reference_reproduces_the_seed_004_numbers():
 def _every_reading(setup, counts, wilds, win_tile, pair_bits, robbed=False):
     """Every reading over all 34 faces, through the evaluator: the fast search's reference."""
     from baida.evaluator import ALL_FACES
+    from baida.scoring.jiaxing_fast import Recipe
     from baida.scoring.jiaxing_shapes import shapes
 
     opts = setup.opts
-    return shapes(counts, wilds, setup.melds, faces=set(ALL_FACES),
-                  wild_triplets_score=opts.wild_honor_triplet_tai, win_tile=win_tile,
-                  pair_bits=pair_bits,
-                  self_face=setup.wild_kind if opts.wild_as_self_is_natural else None,
-                  face_limit=setup.face_limit)
+    found = shapes(counts, wilds, setup.melds, faces=set(ALL_FACES),
+                   wild_triplets_score=opts.wild_honor_triplet_tai, win_tile=win_tile,
+                   pair_bits=pair_bits,
+                   self_face=setup.wild_kind if opts.wild_as_self_is_natural else None,
+                   face_limit=setup.face_limit)
+    no_part = (bytes(9), 0, 0, False, None)
+    return {shape: Recipe(((no_part,) * 3, (), (), tuple(faces)))
+            for shape, faces in found.items()}
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -23,7 +23,7 @@ from .jiaxing_items import (
 )
 from .jiaxing_pairs import pair_wait_shapes, robbed_shapes
 from .jiaxing_settle import payments, share_multipliers
-from .jiaxing_shapes import MeldSummary, relevant_faces, shapes, summarise_melds
+from .jiaxing_shapes import MeldSummary, summarise_melds
 from .request import ScoreRequest
 
 PATTERN_REASON = "台头和 needs one of 清一色/混一色/全老头/对对和"
@@ -110,23 +110,11 @@ def _candidates(
     win_tile: int | None,
     pair_bits: bool,
     robbed: bool = False,
-) -> dict[Shape, list[int]] | dict[Shape, Recipe]:
+) -> dict[Shape, Recipe]:
     """The distinct scoring shapes of the concealed part, each with its wilds' faces."""
-    opts = setup.opts
-    if setup.face_limit is not None:
-        return shapes(
-            counts,
-            wilds,
-            setup.melds,
-            faces=relevant_faces(counts, setup.naturals(), setup.wild_kind),
-            wild_triplets_score=opts.wild_honor_triplet_tai,
-            win_tile=win_tile,
-            pair_bits=pair_bits,
-            self_face=setup.wild_kind if opts.wild_as_self_is_natural else None,
-            face_limit=setup.face_limit,
-        )
-    found = _search(setup, counts, wilds, win_tile, pair_bits, robbed, setup.honour_values)
-    if opts.wild_as_self_is_natural and wilds:
+    room = None if setup.face_limit is None else bytes(min(3, n) for n in setup.face_limit)
+    found = _search(setup, counts, wilds, win_tile, pair_bits, robbed, setup.honour_values, room)
+    if setup.opts.wild_as_self_is_natural and wilds:
         _add_wilds_as_self(found, setup, counts, wilds, win_tile, pair_bits, robbed)
     return found
 
@@ -139,15 +127,17 @@ def _search(
     pair_bits: bool,
     robbed: bool,
     values: list[int],
+    room: bytes | None = None,
 ) -> dict[Shape, Recipe]:
     """The search by parts, with the pair's features when ``pair_bits``."""
     scores = setup.opts.wild_honor_triplet_tai
+    melds = setup.melds
     if not pair_bits:
-        return best_shapes(counts, wilds, setup.melds, values, scores)
+        return best_shapes(counts, wilds, melds, values, scores, room=room)
     assert win_tile is not None
     if robbed:
-        return robbed_shapes(counts, wilds, setup.melds, values, scores, win_tile)
-    return pair_wait_shapes(counts, wilds, setup.melds, values, scores, win_tile)
+        return robbed_shapes(counts, wilds, melds, values, scores, win_tile, room)
+    return pair_wait_shapes(counts, wilds, melds, values, scores, win_tile, room)
 
 
 def _add_wilds_as_self(
@@ -237,10 +227,6 @@ def _illegal(req: ScoreRequest, reason: str) -> dict[str, Any]:
     return _result(req, False, reason)
 
 
-def _faces(found: list[int] | Recipe) -> list[int]:
-    return recipe_faces(found) if isinstance(found, Recipe) else found
-
-
 def _rule_reason(req: ScoreRequest, opts: JiaxingOptions) -> str | None:
     """Why the win may not be declared, before looking at the tiles' shape."""
     if req.winner in req.gave_up and not opts.gaveup_can_win:
@@ -309,7 +295,7 @@ def score_jiaxing(req: ScoreRequest) -> dict[str, Any]:
     found = _candidates(setup, counts, wilds, req.win_tile, pair_bits, rob)
     if not found:
         return _illegal(req, _shape_reason(counts, wilds, setup))
-    best: tuple[int, list[Item], list[Item], list[int] | Recipe] | None = None
+    best: tuple[int, list[Item], list[Item], Recipe] | None = None
     legal_shapes: list[Shape] = []
     best_tai_short = 0
     # fan items look at a reading only through Shape.pair (单吊 as a pair wait)
@@ -352,7 +338,7 @@ def score_jiaxing(req: ScoreRequest) -> dict[str, Any]:
         points=share,
         payments={SEAT_WINDS[seat]: amount for seat, amount in paid.items()},
         carry_pool_after=req.carry_pool - 1 if carry_fan else req.carry_pool,
-        wilds=[tile_str(face) for face in _faces(faces)],
+        wilds=[tile_str(face) for face in recipe_faces(faces)],
     )
     return out
 

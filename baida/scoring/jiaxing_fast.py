@@ -9,8 +9,9 @@ is reduced per hand to the best triplets for each (wilds, pair); a group of wild
 for the pair or three for a set, as at most three wilds exist) takes the face that pays most.
 Combining the parts gives every scoring shape that matters.
 
-Used when no option needs more than these features (the pair's make-up for 单吊 pair_wait or
-抢杠, a wild as its own face, no fifth copies); ``jiaxing_shapes`` handles those cases.
+With no fifth copies (J-A18) each kind's ``room`` for wild faces is carried along. What the
+pair is made of (单吊 as a pair wait, 抢杠) is ``jiaxing_pairs``' business; the test suite
+checks all of it against every reading over all 34 faces.
 """
 
 from __future__ import annotations
@@ -31,8 +32,9 @@ _R1 = 0xAAAA
 _FULL = 0xFFFF
 
 _MASKS: dict[bytes, int] = {}
+_ROOM_MASKS: dict[tuple[bytes, bytes, int], int] = {}
 _DECODED: dict[int, tuple[tuple[int, int, bool], ...]] = {}
-_FACES: dict[tuple[bytes, int, int, bool], tuple[int, ...]] = {}
+_FACES: dict[tuple[bytes, int, int, bool, bytes | None], tuple[int, ...]] = {}
 _EMPTY_OPTIONS: tuple[tuple[int, int, bool], ...] = ((0, 0, False),)
 
 
@@ -87,6 +89,52 @@ def _mask(key: bytes) -> int:
     return out
 
 
+def fits(room: bytes, faces: tuple[int, ...]) -> bytes | None:
+    """``room`` (wilds each kind may still stand for) after ``faces``, or None if they do not
+    fit (J-A18: no fifth copy)."""
+    if not faces:
+        return room
+    arr = bytearray(room)
+    for face in faces:
+        if not arr[face]:
+            return None
+        arr[face] -= 1
+    return bytes(arr)
+
+
+def _mask_room(key: bytes, room: bytes, budget: int = MAX_WILDS) -> int:
+    """``_mask`` for splits using at most ``budget`` wilds, each kind's wild faces limited by
+    ``room`` (9 bytes; J-A18)."""
+    room = bytes(min(r, budget) for r in room)
+    cache_key = (key, room, budget)
+    found = _ROOM_MASKS.get(cache_key)
+    if found is not None:
+        return found
+    counts = list(key)
+    i = 0
+    while i < 9 and counts[i] == 0:
+        i += 1
+    if i == 9:
+        _ROOM_MASKS[cache_key] = 1
+        return 1
+    out = 0
+    for dw, dp, run, used, faces in _groups(counts, i):
+        if dw > budget:
+            continue
+        left = fits(room, faces)
+        if left is None:
+            continue
+        src = _mask_room(_minus(key, used), left, budget - dw)
+        if dp:
+            src &= _P0
+        src = (src << (dw * 4 + dp * 2)) & _FULL
+        if run:
+            src = ((src & _R0) << 1) | (src & _R1)
+        out |= src
+    _ROOM_MASKS[cache_key] = out
+    return out
+
+
 def _decode(mask: int) -> tuple[tuple[int, int, bool], ...]:
     """(wilds, pair, run) options of a mask; a run-free option hides the same one with a run."""
     found = _DECODED.get(mask)
@@ -105,16 +153,18 @@ def _decode(mask: int) -> tuple[tuple[int, int, bool], ...]:
     return result
 
 
-def _suit_options(key: bytes) -> tuple[tuple[int, int, bool], ...]:
+def _suit_options(key: bytes, room: bytes | None) -> tuple[tuple[int, int, bool], ...]:
     if not any(key):
         return _EMPTY_OPTIONS
-    return _decode(_mask(key))
+    return _decode(_mask(key) if room is None else _mask_room(key, room))
 
 
-def suit_faces(key: bytes, wilds: int, pair: int, runs: bool) -> tuple[int, ...]:
+def suit_faces(
+    key: bytes, wilds: int, pair: int, runs: bool, room: bytes | None = None
+) -> tuple[int, ...]:
     """Wild faces (0-8) of one split of a suit part with ``wilds`` wilds and ``pair`` pairs,
-    run-free unless ``runs``."""
-    cache_key = (key, wilds, pair, runs)
+    run-free unless ``runs``, the faces within ``room`` if given."""
+    cache_key = (key, wilds, pair, runs, room)
     found = _FACES.get(cache_key)
     if found is not None:
         return found
@@ -127,11 +177,15 @@ def suit_faces(key: bytes, wilds: int, pair: int, runs: bool) -> tuple[int, ...]
     for dw, dp, is_run, used, faces in _groups(counts, i):
         if dw > wilds or dp > pair or (is_run and not runs):
             continue
+        left = None if room is None else fits(room, faces)
+        if room is not None and left is None:
+            continue
         rest = _minus(key, used)
         w, p = wilds - dw, pair - dp
-        bits = _mask(rest) >> (w * 4 + p * 2)
+        mask = _mask(rest) if left is None else _mask_room(rest, left, w)
+        bits = mask >> (w * 4 + p * 2)
         if bits & (3 if runs else 1):
-            result = faces + suit_faces(rest, w, p, runs)
+            result = faces + suit_faces(rest, w, p, runs, left)
             _FACES[cache_key] = result
             return result
     raise AssertionError(f"no split of {list(key)} with {wilds} wilds, pair {pair}")
@@ -147,12 +201,16 @@ _HONOUR_CHOICES: dict[int, tuple[tuple[int, int, bool, bool, int], ...]] = {
 
 
 def honour_options(
-    counts: Sequence[int], values: Sequence[int], wild_triplets_score: bool
+    counts: Sequence[int],
+    values: Sequence[int],
+    wild_triplets_score: bool,
+    room: bytes | None = None,
 ) -> dict[tuple[int, int], tuple[int, int, tuple[int, ...]]]:
     """Best (tai value, triplet mask, faces) of the honour part per (wilds, pair).
 
     ``values[k]`` is what a triplet of honour ``27 + k`` adds (0 when the melds already have
-    one); a triplet completed with wilds counts only when ``wild_triplets_score``.
+    one); a triplet completed with wilds counts only when ``wild_triplets_score``; ``room``
+    (34 bytes) limits the wild faces of each kind.
     """
     states: dict[tuple[int, int], tuple[int, int, tuple[int, ...]]] = {(0, 0): (0, 0, ())}
     for k in range(7):
@@ -160,9 +218,12 @@ def honour_options(
         if not c:
             continue
         choices = _HONOUR_CHOICES[c]
+        limit = MAX_WILDS if room is None else room[27 + k]
         nxt: dict[tuple[int, int], tuple[int, int, tuple[int, ...]]] = {}
         for (w, p), (value, mask, faces) in states.items():
             for dw, dp, triplet, with_wild, n_faces in choices:
+                if n_faces > limit:
+                    continue
                 w2 = w + dw
                 p2 = p + dp
                 if w2 > MAX_WILDS or p2 > 1:
@@ -188,9 +249,9 @@ def recipe_faces(recipe: Recipe) -> list[int]:
     """The wild faces (kinds 0-33) a recipe stands for."""
     parts, honour_faces, free_faces, extra_faces = recipe
     out: list[int] = []
-    for base, (key, w, p, runs) in zip((0, 9, 18), parts, strict=True):
+    for base, (key, w, p, runs, room) in zip((0, 9, 18), parts, strict=True):
         if w:
-            out.extend(base + f for f in suit_faces(key, w, p, runs))
+            out.extend(base + f for f in suit_faces(key, w, p, runs, room))
     out.extend(honour_faces)
     out.extend(free_faces)
     out.extend(extra_faces)  # last: with a wild win tile completing the pair, that wild's face
@@ -207,22 +268,25 @@ def best_shapes(
     pair_needed: bool = True,
     pair_bits: int = 0,
     extra_faces: tuple[int, ...] = (),
+    room: bytes | None = None,
 ) -> dict[Shape, Recipe]:
     """The shapes worth scoring, each with the recipe of one reading that has it.
 
     ``pair_needed=False`` asks for sets only (the caller has set the pair aside);
-    ``pair_bits`` is written into every ``Shape.pair``, ``extra_faces`` into every recipe.
+    ``pair_bits`` is written into every ``Shape.pair``, ``extra_faces`` into every recipe;
+    ``room`` (34 bytes, J-A18) is how many wilds may stand for each kind, None for any number.
     """
     raw = bytes(counts)
     keys = (raw[0:9], raw[9:18], raw[18:27])
-    man, pin, sou = (_suit_options(k) for k in keys)
-    honours = honour_options(counts, values, wild_triplets_score)
+    rooms = (None, None, None) if room is None else (room[0:9], room[9:18], room[18:27])
+    man, pin, sou = (_suit_options(k, r) for k, r in zip(keys, rooms, strict=True))
+    honours = honour_options(counts, values, wild_triplets_score, room)
     suits = melds.suits
     for s in range(3):
         if any(keys[s]):
             suits |= 1 << s
     has_honour = melds.honours or any(raw[27:34])
-    free = _FreeGroups(values, wild_triplets_score, pair_bits, extra_faces)
+    free = _FreeGroups(values, wild_triplets_score, pair_bits, extra_faces, room)
     pairs_wanted = 1 if pair_needed else 0
     out: dict[Shape, Recipe] = {}
     for wm, pm, rm in man:
@@ -249,8 +313,8 @@ def best_shapes(
                     if p3 == pairs_wanted and left not in (0, 3):
                         continue
                     if parts is None:
-                        parts = ((keys[0], wm, pm, rm), (keys[1], wp, pp, rp),
-                                 (keys[2], ws, ps, rs))
+                        parts = ((keys[0], wm, pm, rm, rooms[0]), (keys[1], wp, pp, rp, rooms[1]),
+                                 (keys[2], ws, ps, rs, rooms[2]))
                     triplets = melds.triplets | mask
                     if left == 0:
                         key = Shape(suits, has_honour, run, triplets, pair_bits, False)
@@ -264,7 +328,7 @@ def best_shapes(
 class _FreeGroups:
     """Adds the shapes of a group of wilds alone: a pair (2) or a triplet (3)."""
 
-    __slots__ = ("order", "wild_triplets_score", "pair_bits", "extra_faces")
+    __slots__ = ("order", "wild_triplets_score", "pair_bits", "extra_faces", "room")
 
     def __init__(
         self,
@@ -272,11 +336,13 @@ class _FreeGroups:
         wild_triplets_score: bool,
         pair_bits: int,
         extra_faces: tuple[int, ...],
+        room: bytes | None,
     ) -> None:
         self.order = sorted(range(7), key=lambda k: -values[k])  # honours, best triplet first
         self.wild_triplets_score = wild_triplets_score
         self.pair_bits = pair_bits
         self.extra_faces = extra_faces
+        self.room = room
 
     def add(
         self,
@@ -290,17 +356,43 @@ class _FreeGroups:
         parts: tuple,
         honour_faces: tuple[int, ...],
     ) -> None:
-        kind = self.order[0]
-        with_honour = triplets
-        if size == 3:
-            # the best honour that is not already a triplet of the concealed part
-            kind = next(k for k in self.order if not concealed_mask & (1 << k))
-            if self.wild_triplets_score:
+        free = self._room_left(parts, honour_faces)
+        # an honour: for a triplet, the best one that is not already a concealed triplet
+        kind = next(
+            (k for k in self.order
+             if (size == 2 or not concealed_mask & (1 << k)) and free[EAST + k] >= size),
+            None,
+        )
+        if kind is not None:
+            with_honour = triplets
+            if size == 3 and self.wild_triplets_score:
                 with_honour = triplets | (1 << kind)
-        key = Shape(suits, True, run, with_honour, self.pair_bits, False)
-        if key not in out:
-            out[key] = Recipe((parts, honour_faces, (EAST + kind,) * size, self.extra_faces))
+            key = Shape(suits, True, run, with_honour, self.pair_bits, False)
+            if key not in out:
+                out[key] = Recipe((parts, honour_faces, (EAST + kind,) * size, self.extra_faces))
+        # a suit: the tile of that suit with the most room (any, without a limit)
         for s in range(3):
+            if self.room is None:
+                face = 9 * s + 4
+            else:
+                face = max(range(9 * s, 9 * s + 9), key=lambda k: (free[k], k == 9 * s + 4))
+            if free[face] < size:
+                continue
             key = Shape(suits | (1 << s), honours, run, triplets, self.pair_bits, False)
             if key not in out:
-                out[key] = Recipe((parts, honour_faces, (9 * s + 4,) * size, self.extra_faces))
+                out[key] = Recipe((parts, honour_faces, (face,) * size, self.extra_faces))
+
+    def _room_left(self, parts: tuple, honour_faces: tuple[int, ...]) -> bytes | list[int]:
+        if self.room is None:
+            return _UNLIMITED
+        left = list(self.room)
+        for base, (key, w, p, runs, room) in zip((0, 9, 18), parts, strict=True):
+            if w:
+                for face in suit_faces(key, w, p, runs, room):
+                    left[base + face] -= 1
+        for face in honour_faces:
+            left[face] -= 1
+        return left
+
+
+_UNLIMITED = bytes([MAX_WILDS] * 34)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from ..tiles import EAST, NUM_KINDS, WILD
-from .jiaxing_fast import Recipe, best_shapes
+from .jiaxing_fast import Recipe, best_shapes, fits
 from .jiaxing_items import PAIR_WAIT, PAIR_WITH_WILD, Shape
 from .jiaxing_shapes import MeldSummary
 
@@ -65,6 +65,7 @@ def robbed_shapes(
     values: Sequence[int],
     wild_triplets_score: bool,
     robbed: int,
+    room: bytes | None = None,
 ) -> Found:
     """Every shape of a hand completed by a robbed tile, ``Shape.pair`` exact.
 
@@ -74,19 +75,23 @@ def robbed_shapes(
     out: Found = {}
     counts[robbed] -= 1
     try:
-        if wilds >= 1:
+        left = _room_after(room, (robbed,))
+        if wilds >= 1 and left is not False:
             _merge(out, best_shapes(
                 counts, wilds - 1, _with_tiles(melds, robbed, False, False), values,
                 wild_triplets_score, pair_needed=False, pair_bits=PAIR_WAIT | PAIR_WITH_WILD,
-                extra_faces=(robbed,),
+                extra_faces=(robbed,), room=left,
             ))
         for naturals, faces, run in list(_sets_holding(counts, wilds, robbed)):
+            left = _room_after(room, faces)
+            if left is False:
+                continue
             for p in naturals:
                 counts[p] -= 1
             scores = not run and (wild_triplets_score or not faces) and robbed >= EAST
             _merge(out, best_shapes(
                 counts, wilds - len(faces), _with_tiles(melds, robbed, run, scores), values,
-                wild_triplets_score, extra_faces=faces,
+                wild_triplets_score, extra_faces=faces, room=left,
             ))
             for p in naturals:
                 counts[p] += 1
@@ -102,26 +107,28 @@ def pair_wait_shapes(
     values: Sequence[int],
     wild_triplets_score: bool,
     win_tile: int,
+    room: bytes | None = None,
 ) -> Found:
     """Every shape, with ``PAIR_WAIT`` on those whose pair can hold the win tile."""
     out: Found = {}
     if win_tile == WILD:
         # the pair is a natural tile and a wild, or two wilds of any face
         for kind in range(NUM_KINDS):
-            if counts[kind]:
+            left = _room_after(room, (kind,))
+            if counts[kind] and left is not False:
                 counts[kind] -= 1
                 _merge(out, best_shapes(
                     counts, wilds - 1, _with_tiles(melds, kind, False, False), values,
                     wild_triplets_score, pair_needed=False, pair_bits=PAIR_WAIT,
-                    extra_faces=(kind,),
+                    extra_faces=(kind,), room=left,
                 ))
                 counts[kind] += 1
         if wilds >= 2:
-            for face in (EAST + max(range(7), key=lambda k: values[k]), 4, 13, 22):
+            for face in _pair_faces(room):
                 _merge(out, best_shapes(
                     counts, wilds - 2, _with_tiles(melds, face, False, False), values,
                     wild_triplets_score, pair_needed=False, pair_bits=PAIR_WAIT,
-                    extra_faces=(face, face),
+                    extra_faces=(face, face), room=_room_after(room, (face, face)) or None,
                 ))
     else:
         pair_melds = _with_tiles(melds, win_tile, False, False)
@@ -129,16 +136,37 @@ def pair_wait_shapes(
             counts[win_tile] -= 2
             _merge(out, best_shapes(
                 counts, wilds, pair_melds, values, wild_triplets_score, pair_needed=False,
-                pair_bits=PAIR_WAIT,
+                pair_bits=PAIR_WAIT, room=room,
             ))
             counts[win_tile] += 2
-        if wilds >= 1:
+        left = _room_after(room, (win_tile,))
+        if wilds >= 1 and left is not False:
             counts[win_tile] -= 1
             _merge(out, best_shapes(
                 counts, wilds - 1, pair_melds, values, wild_triplets_score, pair_needed=False,
-                pair_bits=PAIR_WAIT | PAIR_WITH_WILD, extra_faces=(win_tile,),
+                pair_bits=PAIR_WAIT | PAIR_WITH_WILD, extra_faces=(win_tile,), room=left,
             ))
             counts[win_tile] += 1
     # every other reading: its pair cannot hold the win tile (or holds it less well)
-    _merge(out, best_shapes(counts, wilds, melds, values, wild_triplets_score))
+    _merge(out, best_shapes(counts, wilds, melds, values, wild_triplets_score, room=room))
+    return out
+
+
+def _room_after(room: bytes | None, faces: tuple[int, ...]) -> bytes | None | bool:
+    """The room left after ``faces`` (None: no limit), or False when they do not fit."""
+    if room is None:
+        return None
+    left = fits(room, faces)
+    return False if left is None else left
+
+
+def _pair_faces(room: bytes | None) -> list[int]:
+    """Faces for a pair of wilds alone: an honour and one tile of each suit, with room."""
+    if room is None:
+        return [EAST, 4, 13, 22]
+    out = []
+    for lo, hi in ((27, 34), (0, 9), (9, 18), (18, 27)):
+        best = max(range(lo, hi), key=lambda k: room[k])
+        if room[best] >= 2:
+            out.append(best)
     return out

@@ -1,11 +1,9 @@
-"""The distinct scoring shapes of a Jiaxing winning hand, over wild faces and splits.
+"""Scoring shapes reading by reading, and the melds' share of every shape.
 
-A wild can matter only through what it makes of the hand: the group it completes with natural
-tiles (so a face next to a natural tile), or a group of wilds alone, whose face matters only
-by its suit or honour (a triplet of one kind is never worse than a run of the same suit). So
-the search runs over a small set of faces: every honour, every suit tile within two ranks of
-a natural tile in hand, the least-used tile of each suit and the wild's own face. The test
-suite checks this against a search over all 34 faces.
+``shapes`` walks every reading of the evaluator (``baida.evaluator.readings``) over the given
+wild faces and keeps the distinct ``Shape`` values: simple and slow, it is the reference the
+search by parts (``jiaxing_fast``) is tested against. ``summarise_melds`` reduces the exposed
+melds to what they add to every shape.
 """
 
 from __future__ import annotations
@@ -15,8 +13,6 @@ from collections.abc import Sequence
 from ..evaluator import SEQ, TRIPLET, readings
 from ..tiles import EAST, NUM_KINDS
 from .jiaxing_items import PAIR_WAIT, PAIR_WITH_WILD, Shape
-
-HONOUR_FACES = frozenset(range(27, 34))
 
 
 class MeldSummary:
@@ -29,27 +25,6 @@ class MeldSummary:
         self.honours = honours
         self.sequence = sequence
         self.triplets = triplets
-
-
-def relevant_faces(counts: Sequence[int], naturals: Sequence[int], wild_kind: int) -> set[int]:
-    """The faces a wild needs to be tried as (see the module docstring).
-
-    ``counts`` are the concealed natural tiles, ``naturals`` every natural tile of the hand
-    (melds included), used to pick each suit's least-used tile.
-    """
-    faces = set(HONOUR_FACES)
-    faces.add(wild_kind)
-    for suit in range(3):
-        lo = suit * 9
-        best = lo + 4
-        for kind in range(lo, lo + 9):
-            if counts[kind]:
-                for near in range(max(lo, kind - 2), min(lo + 8, kind + 2) + 1):
-                    faces.add(near)
-            if naturals[kind] < naturals[best]:
-                best = kind
-        faces.add(best)
-    return faces
 
 
 def shapes(

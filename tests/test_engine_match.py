@@ -202,3 +202,15 @@ def test_random_matches_keep_their_books(ruleset: str, options: dict) -> None:
             assert rnd.carry_pool >= pool
     assert match.totals == [sum(r.payments[s] for r in match.history) for s in range(4)]
     assert sum(match.totals) == 0
+
+
+def test_match_keeps_a_record_per_hand_that_replays() -> None:
+    from baida.engine.records import replay
+
+    match = Match("jiaxing", {"dealer_keeps_on_draw": False}, hands=2)
+    drawn_hand(match, b"r1")
+    next_player_wins(match)
+    assert len(match.records) == 2
+    assert [r["dealer"] for r in match.records] == [0, 1]
+    assert match.records[1]["carry_pool"] == match.history[0].carry_pool_after
+    assert all(replay(r).matches for r in match.records)

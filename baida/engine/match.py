@@ -47,6 +47,7 @@ class Match:
         self.previous_wild: int | None = None
         self.totals = [0, 0, 0, 0]
         self.history: list[HandResult] = []
+        self.records: list[dict[str, Any]] = []  # one game record per finished hand
         self.hand_number = 0
         self.current: Round | None = None
         self._finished = True
@@ -121,6 +122,7 @@ class Match:
             self.carry_pool = result.carry_pool_after
         self.previous_wild = rnd.indicator
         self.history.append(result)
+        self.records.append(rnd.record())
         self.hand_number += 1
         self._finished = True
         if self._dealer_passes(result):

@@ -31,8 +31,8 @@ class JiaxingRound(Round):
         self.carry_tokens = [t.name for t in tokens]
         self.carry_pool = self.carry_pool_before + sum(t.value for t in tokens)
 
-    def _can_draw(self) -> bool:
-        return self.remaining > self.options.wall_reserve
+    def _draw_floor(self) -> int:
+        return self.options.wall_reserve
 
     def _discard_win_allowed(self) -> bool:
         return self.options.allow_discard_win

@@ -7,6 +7,8 @@ the way python-chess builds its variants. See ``docs/engine.md`` for the public 
 
 from __future__ import annotations
 
+from itertools import repeat
+from operator import is_
 from typing import Any, ClassVar
 
 from ..evaluator import is_complete
@@ -141,6 +143,7 @@ class Round:
         self.indicator = -1
         self.wild_kinds: frozenset[int] = frozenset()
         self.special_kinds: frozenset[int] = frozenset()
+        self._floor = self._draw_floor()
         self._start()
 
     @classmethod
@@ -193,9 +196,13 @@ class Round:
     def _after_draw(self, seat: int, tile: int) -> None:
         """Work after a tile is drawn (Wenling: expose a special and replace it)."""
 
+    def _draw_floor(self) -> int:
+        """Draws (normal or replacement) stop when this many tiles are left in the wall."""
+        raise NotImplementedError
+
     def _can_draw(self) -> bool:
         """Whether a tile (normal or replacement) may still be drawn."""
-        raise NotImplementedError
+        return self.tail - self.head > self._floor
 
     def _is_last_tile(self) -> bool:
         """Whether the tile just drawn was the last drawable one (海底)."""
@@ -409,9 +416,9 @@ class Round:
             return out
         if self.special_kinds:
             specials = self.special_kinds
-            out.extend(discard[k] for k in range(42) if counts[k] and k not in specials)
+            out += [discard[k] for k in range(42) if counts[k] and k not in specials]
         else:
-            out.extend(discard[k] for k in range(42) if counts[k])
+            out += [discard[k] for k in range(NUM_KINDS) if counts[k]]
         if self.wild[seat]:
             out.extend(discard[face] for face in sorted(set(self.wild[seat])))
         return out
@@ -469,9 +476,12 @@ class Round:
             )
         if self.phase == ENDED:
             raise IllegalAction("the hand is over")
-        self.legal_actions(action.seat)
-        legal = self._legal.get(action.seat, [])
-        if not any(a is action for a in legal) and action not in legal:
+        legal = self._legal.get(action.seat)
+        if legal is None:
+            self.legal_actions(action.seat)
+            legal = self._legal.get(action.seat, [])
+        # A bot hands back one of the listed objects: test identity (in C) before equality.
+        if not any(map(is_, legal, repeat(action))) and action not in legal:
             raise IllegalAction(self._explain(action))
         self.actions.append(action)
         self._out = []
@@ -577,8 +587,12 @@ class Round:
         self.answers = {}
         if tile not in self.wild_kinds:
             can_draw = self._can_draw()
+            win_allowed = self._discard_win_allowed()
+            cnt = self.cnt
             for i in (1, 2, 3):
                 other = (seat + i) % 4
+                if cnt[other][tile] < 2 and not win_allowed and (i != 1 or tile >= 27):
+                    continue  # no 碰/杠, no 吃, no win possible: the common case
                 options = self._claim_options(other, seat, tile, not can_draw, can_draw)
                 if options:
                     self.asked[other] = options

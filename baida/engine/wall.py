@@ -10,6 +10,7 @@ stream. See ``docs/engine.md``.
 from __future__ import annotations
 
 import hashlib
+import struct
 from collections.abc import Iterable
 
 from ..tiles import FLOWERS, NUM_KINDS, format_tiles, tile_str
@@ -21,23 +22,20 @@ _WORD = 1 << 64
 class RandomStream:
     """SHA-256 counter-mode stream of uniform integers."""
 
-    __slots__ = ("_seed", "_counter", "_buffer", "_pos")
+    __slots__ = ("_seed", "_counter", "_words")
 
     def __init__(self, seed: bytes) -> None:
         self._seed = bytes(seed)
         self._counter = 0
-        self._buffer = b""
-        self._pos = 0
+        self._words: list[int] = []
 
     def _word(self) -> int:
-        if self._pos + 8 > len(self._buffer):
+        """The next 8-byte big-endian word of the stream."""
+        if not self._words:
             block = hashlib.sha256(self._seed + self._counter.to_bytes(8, "big")).digest()
             self._counter += 1
-            self._buffer = self._buffer[self._pos :] + block
-            self._pos = 0
-        word = int.from_bytes(self._buffer[self._pos : self._pos + 8], "big")
-        self._pos += 8
-        return word
+            self._words = list(reversed(struct.unpack(">4Q", block)))
+        return self._words.pop()
 
     def rand(self, n: int) -> int:
         """A uniform integer in ``[0, n)``."""

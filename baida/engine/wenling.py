@@ -60,8 +60,9 @@ class WenlingRound(Round):
             self.sheng_phase = True
             self._emit("sheng_phase", None, remaining=self.remaining)
 
-    def _can_draw(self) -> bool:
-        return self.remaining > 2 * self.options.huangpai_pairs + 1
+    def _draw_floor(self) -> int:
+        # 黄牌: no draw of any kind once 8 pairs (16, or 17 with an odd tile) are left
+        return 2 * self.options.huangpai_pairs + 1
 
     # -------------------------------------------------------------- claims
 

@@ -523,3 +523,25 @@ def test_chi_at_a_table_without_chi():
 def test_santan_off_rejects_pairs():
     with pytest.raises(ScoreInputError, match="santan"):
         jx(*QYS, santan=[["E", "N"]], options={"santan_enabled": False})
+
+
+@pytest.mark.parametrize("option,value", [
+    ("dealer_keeps_on_draw", False),  # J-A1: who deals next
+    ("santan_threshold", 2),  # J-A11: when a 三摊 pair forms
+    ("carry_tokens_on_draw", False),  # J-A13: the pool after a drawn hand
+    ("wall_reserve", 14),  # J-A16: when the wall ends
+    ("rounds", 1),  # J-A20: match length
+])
+def test_options_of_play_do_not_change_a_score(option, value):
+    plain = jx(*QYS, santan=[["S", "N"]], carry_pool=1)
+    assert jx(*QYS, santan=[["S", "N"]], carry_pool=1, options={option: value}) == plain
+
+
+def test_score_json_takes_an_array():
+    one = {"ruleset": "jiaxing", "indicator": "9s", "winner": "S",
+           "hand": {"concealed": QYS[0]}, "win_tile": QYS[1]}
+    out = score_json([one, dict(one, winner="E")])
+    assert [o["payments"]["E"] for o in out] == [-5, 15]
+    with pytest.raises(ScoreInputError) as failure:
+        score_json([one, dict(one, winner="X")])
+    assert str(failure.value).startswith("[1].winner: ")

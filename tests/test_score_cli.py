@@ -198,7 +198,7 @@ def test_bad_json(capsys, monkeypatch, raw):
     assert out["error"].startswith("bad JSON")
 
 
-@pytest.mark.parametrize("data", [5, "hand", None, [GOOD, 7]])
+@pytest.mark.parametrize("data", [5, "hand", None, [GOOD, 7], [[GOOD]]])
 def test_not_an_object(capsys, monkeypatch, data):
     status, out = run_score(capsys, monkeypatch, data)
     assert status == 2
@@ -251,7 +251,7 @@ def test_an_internal_failure_is_one_line_not_a_traceback(capsys, monkeypatch):
     def broken(obj):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(score_cli, "score_json", broken)
+    monkeypatch.setattr(score_cli, "score", broken)
     status, out = run_score(capsys, monkeypatch, [GOOD])
     assert status == 1
     assert out == {"error": "[0].internal error while scoring: RuntimeError('boom')"}

@@ -20,8 +20,19 @@ def score(req: ScoreRequest) -> dict[str, Any]:
     return score_wenling(req)
 
 
-def score_json(obj: Any) -> dict[str, Any]:
-    """Parse one decoded JSON input and score it; raises ``ScoreInputError`` when malformed."""
+def score_json(obj: Any) -> Any:
+    """Parse a decoded JSON input and score it: an object gives an object, an array a list.
+
+    Raises ``ScoreInputError`` when malformed (for an array, the field starts ``[index].``).
+    """
     from .parse import parse_request
 
+    if isinstance(obj, list):
+        out = []
+        for index, item in enumerate(obj):
+            try:
+                out.append(score(parse_request(item)))
+            except ScoreInputError as exc:
+                raise ScoreInputError(f"[{index}].{exc.field}", exc.message) from None
+        return out
     return score(parse_request(obj))

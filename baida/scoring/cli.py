@@ -13,7 +13,8 @@ import json
 import sys
 from typing import Any
 
-from . import score_json
+from . import score
+from .parse import parse_request
 from .request import ScoreInputError
 
 EXIT_OK = 0
@@ -75,7 +76,7 @@ def score_text(text: str) -> tuple[int, Any]:
 
 def _score_one(obj: Any, where: str) -> tuple[int, Any]:
     try:
-        return EXIT_OK, score_json(_unwrap(obj))
+        return EXIT_OK, score(parse_request(_unwrap(obj)))
     except ScoreInputError as exc:
         return EXIT_MALFORMED, {"error": f"{where}{exc}"}
     except Exception as exc:  # a bug, not the input's fault: still one line, no traceback

@@ -300,3 +300,17 @@ def test_concealed_kong_of_the_seat_wind_is_a_lazi() -> None:
     assert "lazi" in {a.type for a in rnd.legal_actions(0)}
     act(rnd, "lazi", 0)
     assert rnd.result.win_by == "lazi" and rnd.result.score["points"] == 500
+
+
+@pytest.mark.parametrize("rule,kinds", [("claimed_tile", "3p"), ("all_three", "1p2p3p")])
+def test_which_tiles_a_chow_makes_non_sheng(rule: str, kinds: str) -> None:
+    hands = [
+        "3p 1m4m7m 1s4s7s 2m5m8m 2s5s8s E S W",
+        "1p2p 3m6m 3s6s 9m 9p S W N C F E 7p8p",
+        "4p5p6p 1m4m7m 1s4s7s 2m5m8m 9p S N C",
+        "3m6m 3s6s 2s5s8s 9m 9p N C F 6p7p8p W",
+    ]
+    rnd = scripted("wenling", hands, extra="F", options={"sheng_chow_rule": rule})
+    act(rnd, "discard", 0, tile="3p")
+    act(rnd, "chi", 1, tiles=["1p", "2p"])
+    assert rnd.discarded_kinds == set(parse_tiles(kinds))

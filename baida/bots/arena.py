@@ -78,6 +78,7 @@ class ChunkResult:
     hands: int = 0
     draws: int = 0
     seconds: float = 0.0
+    engine_errors: list[str] = field(default_factory=list)  # sets dropped, with the reason
 
 
 def _fallback(legal: Sequence[Any]) -> Any:
@@ -144,12 +145,22 @@ def play_chunk(
     for seed in seeds:
         group_points = {b: 0.0 for b in distinct}
         group_hands = {b: 0 for b in distinct}
-        for rotation, seating in enumerate(seatings(bots)):
-            result = play_hand(ruleset, seed, seating, rotation, options, out.tallies)
-            out.hands += 1
-            _tally_result(ruleset, result, seating, out.tallies, group_points, group_hands)
-            if result.get("outcome") != "win":
-                out.draws += 1
+        group_tallies = {b: BotTally() for b in distinct}
+        hands = draws = 0
+        try:
+            for rotation, seating in enumerate(seatings(bots)):
+                result = play_hand(ruleset, seed, seating, rotation, options, group_tallies)
+                hands += 1
+                _tally_result(ruleset, result, seating, group_tallies, group_points, group_hands)
+                if result.get("outcome") != "win":
+                    draws += 1
+        except Exception as exc:  # an engine failure drops the whole duplicate set
+            out.engine_errors.append(f"seed {seed}: {type(exc).__name__}: {exc}")
+            continue
+        for b in distinct:
+            out.tallies[b].merge(group_tallies[b])
+        out.hands += hands
+        out.draws += draws
         out.groups.append({b: group_points[b] / group_hands[b] for b in distinct})
         out.seeds.append(seed)
     out.seconds = time.perf_counter() - start
@@ -241,7 +252,8 @@ def _merge(into: ChunkResult, part: ChunkResult, progress: Callable[[int], None]
     into.seeds.extend(part.seeds)
     into.hands += part.hands
     into.draws += part.draws
+    into.engine_errors.extend(part.engine_errors)
     for name, tally in part.tallies.items():
         into.tallies[name].merge(tally)
     if progress is not None:
-        progress(len(part.seeds))
+        progress(len(part.seeds) + len(part.engine_errors))

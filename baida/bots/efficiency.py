@@ -13,7 +13,7 @@ dictionary lookup.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -224,15 +224,15 @@ def best_next_acceptance(
     return acc / weight if weight else 0.0
 
 
-def completion_probability(need: int, draws: int, p_first: float, p_rest: float) -> float:
-    """Chance of ``need`` successes within ``draws`` tries; the first success has probability
-    ``p_first`` per try and every later one ``p_rest`` (a two-stage negative binomial)."""
-    if need <= 0:
+def completion_probability(stages: Sequence[float], draws: int) -> float:
+    """Chance of ``len(stages)`` successes within ``draws`` tries, the ``i``-th success having
+    probability ``stages[i]`` per try (a staged negative binomial)."""
+    need = len(stages)
+    if need == 0:
         return 1.0
     if draws <= 0:
         return 0.0
-    p_first = min(max(p_first, 0.0), 1.0)
-    p_rest = min(max(p_rest, 0.0), 1.0)
+    ps = [min(max(p, 0.0), 1.0) for p in stages]
     # dist[j] = probability of j successes so far
     dist = [0.0] * (need + 1)
     dist[0] = 1.0
@@ -240,11 +240,8 @@ def completion_probability(need: int, draws: int, p_first: float, p_rest: float)
         nxt = [0.0] * (need + 1)
         nxt[need] = dist[need]
         for j in range(need):
-            p = p_first if j == 0 else p_rest
+            p = ps[j]
             nxt[j] += dist[j] * (1 - p)
             nxt[j + 1] += dist[j] * p
         dist = nxt
     return dist[need]
-
-
-DistanceFn = Callable[[Sequence[int], int, int], int]

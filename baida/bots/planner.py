@@ -1,11 +1,12 @@
 """Plans for a hand: for each discard (or claim), the best target, its distance, acceptance,
 value and the estimated chance to finish it before the wall runs out.
 
-The chance is a two-stage negative binomial (``efficiency.completion_probability``): the
-hand needs ``distance + 1`` improving tiles among the draws still to come; the first arrives
-with the measured acceptance, later ones with the acceptance of the improved hand, either
-measured one ply deeper or estimated. In Wenling the last tile may also come from any
-opponent's discard, which multiplies the chances of the final step.
+The chance is a staged negative binomial (``efficiency.completion_probability``): the hand
+needs ``distance + 1`` improving tiles among the draws still to come; the first arrives with
+the measured acceptance, the second with the acceptance of the improved hand (measured one ply
+deeper, or estimated), the later ones with the typical acceptance of their distance. In
+Wenling the last tile may also come from any opponent's discard, which multiplies the chances
+of the final step.
 """
 
 from __future__ import annotations
@@ -14,7 +15,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..hand import Meld
-from .efficiency import Target, acceptance, best_next_acceptance, completion_probability, distance
+from .efficiency import (
+    Target,
+    acceptance,
+    best_next_acceptance,
+    completion_probability,
+    distance,
+)
 from .features import Seen
 from .targets import (
     JiaxingContext,
@@ -26,7 +33,9 @@ from .targets import (
 
 JIAXING_WALL_RESERVE = 0  # jx.wall_reserve default (the view does not carry options)
 WENLING_STOP = 17  # no draws at R <= 2 * huangpai_pairs + 1 (default 8 pairs)
-LATER_STAGE_FACTOR = 0.65  # acceptance of an improved hand relative to the current one
+LATER_STAGE_FACTOR = 0.8  # acceptance of an improved hand relative to the current one
+TENPAI_ACCEPT = 6.0  # live tiles a typical ready hand waits on (without wilds)
+STEP_ACCEPT = 9.0  # ... and how many more each further step away from ready accepts
 RON_FACTOR = 2.2  # Wenling: own draw plus claimable discards per turn cycle, for the last tile
 
 
@@ -91,22 +100,34 @@ class Planner:
             return jiaxing_value(target, counts, wilds, melds, self.jx)
         return wenling_value(target, counts, wilds, melds, self.wl)
 
-    def probability(self, dist: int, ukeire: int, draws: int, p_rest: float | None = None) -> float:
-        """Chance to finish from ``dist`` with ``ukeire`` live improving tiles in ``draws``."""
+    def stage_acceptance(self, remaining: int) -> float:
+        """Typical live tiles that improve a hand ``remaining`` steps from complete (0 =
+        tenpai): a ready hand waits on a few kinds, plus any live wild."""
+        return TENPAI_ACCEPT + STEP_ACCEPT * remaining + self.seen.live_wilds
+
+    def probability(self, dist: int, ukeire: int, draws: int, p_next: float | None = None) -> float:
+        """Chance to finish from ``dist`` with ``ukeire`` live improving tiles in ``draws``.
+
+        Stage ``i`` (``dist - i`` steps from complete) succeeds per draw with the measured
+        acceptance for the first stage, ``p_next`` (the measured second ply) or an estimate for
+        the second, and the typical acceptance of its distance for the rest, never rising as
+        the hand gets closer.
+        """
         if dist < 0:
             return 1.0
-        p_first = ukeire / self.unseen
-        if p_rest is None:
-            p_rest = p_first * LATER_STAGE_FACTOR
-        need = dist + 1
-        if self.seen.ruleset == "wenling":
-            # the last tile may come from a discard too: boost the final stage
-            if need == 1:
-                p_first = 1 - (1 - p_first) ** RON_FACTOR
+        unseen = self.unseen
+        stages = [ukeire / unseen]
+        for i in range(1, dist + 1):
+            if i == 1 and p_next is not None:
+                p = p_next
             else:
-                # approximate: spread the boost of the final stage over the later stages
-                p_rest = 1 - (1 - p_rest) ** (1 + (RON_FACTOR - 1) / (need - 1))
-        return completion_probability(need, draws, p_first, p_rest)
+                typical = self.stage_acceptance(dist - i) / unseen
+                p = min(stages[-1] * LATER_STAGE_FACTOR, typical)
+            stages.append(p)
+        if self.seen.ruleset == "wenling":
+            # the last tile may come from an opponent's discard too
+            stages[-1] = 1 - (1 - stages[-1]) ** RON_FACTOR
+        return completion_probability(stages, draws)
 
     # -- evaluation of hands -----------------------------------------------------------------
     def waiting_plans(
@@ -147,8 +168,7 @@ class Planner:
         second = best_next_acceptance(
             counts, wilds, sets, plan.target, self.seen.live, self.seen.live_wilds
         )
-        p_rest = second / self.unseen
-        prob = self.probability(plan.distance, plan.ukeire, draws, p_rest)
+        prob = self.probability(plan.distance, plan.ukeire, draws, second / self.unseen)
         return Plan(plan.target, plan.distance, plan.ukeire, plan.value, prob)
 
     def discard_plans(

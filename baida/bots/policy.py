@@ -27,7 +27,7 @@ PolicyFactory = Callable[..., Policy]
 
 # name -> "module:attribute" of a class (or factory) taking an optional ``seed`` keyword
 _REGISTRY: dict[str, str] = {
-    "random": "baida.bots.random_adapter:RandomBot",
+    "random": "baida.bots.random_bot:RandomBot",
     "greedy": "baida.bots.greedy:GreedyBot",
     "efficient": "baida.bots.efficient:EfficientBot",
     "strong": "baida.bots.strong:StrongBot",

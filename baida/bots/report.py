@@ -26,9 +26,8 @@ def build_report(
     for name in distinct:
         t = result.tallies[name]
         series = [g[name] for g in result.groups]
-        ci = mean_ci(series)
         entry: dict[str, Any] = {
-            "points_per_hand": ci.as_dict(),
+            "points_per_hand": mean_ci(series).as_dict() if series else None,
             "seat_hands": t.seat_hands,
             "wins": t.wins,
             "win_rate": t.wins / t.seat_hands if t.seat_hands else 0.0,
@@ -54,7 +53,7 @@ def build_report(
         )
         per_bot[name] = entry
     pairwise = []
-    for a, b in itertools.combinations(distinct, 2):
+    for a, b in itertools.combinations(distinct if result.groups else [], 2):
         diff = paired_difference([g[a] for g in result.groups], [g[b] for g in result.groups])
         pairwise.append(
             {
@@ -79,6 +78,8 @@ def build_report(
         "per_bot": per_bot,
         "pairwise": pairwise,
         "illegal_actions_total": sum(t.illegal for t in result.tallies.values()),
+        "engine_errors": len(result.engine_errors),
+        "engine_error_examples": result.engine_errors[:10],
     }
 
 
@@ -97,7 +98,7 @@ def text_table(report: dict[str, Any]) -> str:
         f"{'med ms':>9}{'p99 ms':>9}{'max ms':>9}{'illegal':>9}",
     ]
     for name, e in report["per_bot"].items():
-        p = e["points_per_hand"]
+        p = e["points_per_hand"] or {"mean": float("nan"), "ci95": [float("nan")] * 2}
         avg = e.get(score_key)
         low, high = p["ci95"]
         ci_text = f"[{low:.3f}, {high:.3f}]"
@@ -133,6 +134,8 @@ def write_png(report: dict[str, Any], path: str | Path) -> None:
 
     names = list(report["per_bot"])
     entries = [report["per_bot"][n] for n in names]
+    if not report["duplicate_sets"]:
+        raise ValueError("no duplicate set finished: nothing to chart")
     means = [e["points_per_hand"]["mean"] for e in entries]
     errs = [
         [m - e["points_per_hand"]["ci95"][0] for m, e in zip(means, entries, strict=True)],

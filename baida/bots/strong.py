@@ -16,7 +16,7 @@ from typing import Any
 
 from ..hand import Meld
 from .base import Claim, HeuristicBot
-from .danger import Opponent, deal_in_chance
+from .danger import Opponent, deal_in_chance, tenpai_likelihood
 from .features import Seen
 from .planner import Plan, Planner, combined_ev
 from .policy import action_type
@@ -32,32 +32,61 @@ SANTAN_LOSS = 2.0  # shares paid when a 承包方 wins
 class StrongBot(HeuristicBot):
     name = "strong"
 
+    use_values = True
+
+    def _planner(self, seen: Seen) -> Planner:
+        return Planner(seen, use_values=self.use_values)
+
     # -- discards ----------------------------------------------------------------------------
     def pick_discard(self, seen: Seen, candidates: list[int]) -> int:
-        planner = Planner(seen)
+        planner = self._planner(seen)
         draws = planner.draws_left()
         counts = seen.counts
         plans = planner.discard_plans(counts, seen.wilds, seen.melds, candidates, draws)
-        offense = {k: combined_ev(p) for k, p in plans.items()}
+        dist = {k: min((p.distance for p in ps), default=99) for k, ps in plans.items()}
+        if not dist:
+            return candidates[0]
+        d_min = min(dist.values())
+        # speed first: only discards that keep the nearest shape, unless defence asks more
+        defend = seen.ruleset == "wenling" and self._threatened(seen)
+        allowed = [k for k in plans if dist[k] == d_min or (defend and dist[k] == d_min + 1)]
+        offense = {k: combined_ev(plans[k]) for k in allowed}
         ranked = sorted(offense, key=lambda k: -offense[k])
+        ratios = []
         for k in ranked[:REFINE_TOP]:
             counts[k] -= 1
             refined = [
                 planner.refine(p, counts, seen.wilds, seen.melds, draws) for p in plans[k][:2]
             ]
             counts[k] += 1
+            before = offense[k]
             offense[k] = combined_ev(refined + plans[k][2:])
-        # a discard outside the refined set keeps its one-ply estimate, which is optimistic
-        # relative to a measured second ply only when the hand is far; damp it slightly
+            if before > 0:
+                ratios.append(offense[k] / before)
+        # the second ply usually lowers an estimate; scale the unrefined ones alike
+        scale = min(1.0, min(ratios)) if ratios else 1.0
         for k in ranked[REFINE_TOP:]:
-            offense[k] *= 0.95
+            offense[k] *= scale * 0.98
         scores = dict(offense)
         if seen.ruleset == "wenling":
             for k in scores:
                 scores[k] = 3 * offense[k] - self._danger_cost(seen, k, 3 * offense[k])
         best = max(scores.values())
-        tied = [k for k in candidates if k in scores and scores[k] >= best - 1e-12]
-        return self.rng.choice(tied) if tied else candidates[0]
+        near = [k for k in scores if scores[k] >= best - abs(best) * 0.01 - 1e-12]
+        # among near-equal choices: the nearest shape, then the most live tiles
+        return min(near, key=lambda k: (_efficiency_key(plans[k]), self.rng.random()))
+
+    def _threatened(self, seen: Seen) -> bool:
+        """Wenling: whether defence may outweigh one step of speed."""
+        if seen.sheng_phase:
+            return True
+        for p in seen.players:
+            if p.seat == seen.seat or p.discarded_wild:
+                continue
+            opp = Opponent(p.discards, p.melds)
+            if tenpai_likelihood(opp, len(p.discards)) >= 0.4:
+                return True
+        return False
 
     def _danger_cost(self, seen: Seen, kind: int, own_points: float) -> float:
         """Expected points lost by discarding ``kind`` (Wenling)."""
@@ -110,7 +139,7 @@ class StrongBot(HeuristicBot):
         return combined_ev(plans), min((p.distance for p in plans), default=99)
 
     def pick_claim(self, seen: Seen, claims: list[Claim]) -> Claim | None:
-        planner = Planner(seen)
+        planner = self._planner(seen)
         draws = planner.draws_left()
         base_ev, base_dist = self._waiting_ev(planner, seen.counts, seen.wilds, seen.melds, draws)
         from_seat = seen.last_discard[0] if seen.last_discard else -1
@@ -141,7 +170,7 @@ class StrongBot(HeuristicBot):
 
     # -- kongs -------------------------------------------------------------------------------
     def pick_kong(self, seen: Seen, kongs: list[Any]) -> Any | None:
-        planner = Planner(seen)
+        planner = self._planner(seen)
         draws = planner.draws_left()
         keep_ev, keep_dist = self._hand_ev(planner, seen.counts, seen.wilds, seen.melds, draws)
         best: tuple[float, Any] | None = None
@@ -162,7 +191,7 @@ class StrongBot(HeuristicBot):
 
     # -- 三摊 ----------------------------------------------------------------------------------
     def pick_santan(self, seen: Seen) -> bool:
-        planner = Planner(seen)
+        planner = self._planner(seen)
         draws = planner.draws_left()
         total = sum(seen.counts) + seen.wilds
         if total % 3 == 2:
@@ -176,3 +205,9 @@ class StrongBot(HeuristicBot):
         win_chance = min(1.0, max((p.probability for p in plans), default=ev / 4))
         lose_chance = 0.5 * (1 - win_chance) * min(1.0, draws / 12)
         return SANTAN_WIN_GAIN * ev - SANTAN_LOSS * 4.0 * lose_chance > 0
+
+
+def _efficiency_key(plans: Sequence[Plan]) -> tuple[int, int]:
+    if not plans:
+        return (99, 0)
+    return min((p.distance, -p.ukeire) for p in plans)

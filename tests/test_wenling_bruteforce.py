@@ -357,7 +357,7 @@ def requests(
         else:
             concealed += group_tiles(shape, kind)
     concealed = draw(st.permutations(concealed))
-    n_wild = draw(st.integers(0, max_wilds))
+    n_wild = draw(st.integers(0, min(max_wilds, len(concealed))))
     concealed = [WILD] * n_wild + list(concealed[n_wild:])
     win_index = draw(st.integers(0, len(concealed) - 1))
     win_tile = concealed.pop(win_index)

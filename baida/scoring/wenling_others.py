@@ -58,8 +58,9 @@ def _greedy(
     seat_wind = WINDS[seat]
     facts = HandFacts()
     items: dict[str, int] = {}
-    for name, value in meld_items(hand, seat_wind, facts) + special_items(hand, seat, facts):
-        items[name] = items.get(name, 0) + value
+    if hand.melds or hand.flowers:
+        for name, value in meld_items(hand, seat_wind, facts) + special_items(hand, seat, facts):
+            items[name] = items.get(name, 0) + value
     for kind, n in sorted(counts.items()):
         if n < 2:
             continue

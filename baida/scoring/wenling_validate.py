@@ -44,11 +44,11 @@ def _check_tile(kind: int, field: str, tiles: WenlingTiles) -> None:
 
 def _check_hand(hand: Hand, where: str, tiles: WenlingTiles, size: int, extra: int) -> None:
     """Tiles, melds, flowers and the size of one hand (``extra`` = a winning tile outside it)."""
-    for kind in hand.concealed:
+    for kind in set(hand.concealed):  # each kind once: this runs for every scored hand
         _check_tile(kind, f"{where}.concealed", tiles)
     for i, meld in enumerate(hand.melds):
         field = f"{where}.melds[{i}]"
-        for kind in meld.tiles:
+        for kind in set(meld.tiles):
             _check_tile(kind, field, tiles)
             if kind in tiles.specials:
                 raise ScoreInputError(

@@ -315,8 +315,9 @@ def best_reading(
     ctx = win_context(hand, seat, win_tile, win_by, options, after_kong, after_special)
     counts, wilds = concealed_part(hand, win_tile)
     best: WinnerScore | None = None
-    faces = relevant_faces(counts, wilds, tiles, seat, hand.melds)
+    faces: frozenset[int] = frozenset()  # without 得, no face to try
     if wilds:
+        faces = relevant_faces(counts, wilds, tiles, seat, hand.melds)
         faces = completing_faces(counts, wilds, faces)
     for reading in readings(counts, wilds, faces):
         if len(reading) != 6 - len(hand.melds):

@@ -8,10 +8,20 @@ force in ``tests/test_wenling_bruteforce.py`` checks that limit against every fa
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, fields
+from itertools import combinations_with_replacement
 
-from ..evaluator import PAIR, SEQ, TRIPLET, Group, Reading, is_complete, readings
+from ..evaluator import (
+    PAIR,
+    SEQ,
+    TRIPLET,
+    Group,
+    Reading,
+    is_complete,
+    readings,
+    wild_faces_of,
+)
 from ..hand import Hand, Meld
 from ..rules.options import WenlingOptions
 from ..rules.wenling_tiles import WenlingTiles, is_heavy, seat_flowers
@@ -31,6 +41,7 @@ from .wenling_items import (
 )
 from .wenling_items import PAIR as PAIR_ITEM
 
+NO_FACES: frozenset[int] = frozenset()
 FACT_FIELDS = tuple(f.name for f in fields(HandFacts))
 BASE_ORDER = ("对子", "刻子", "暗刻", "明杠", "暗杠", "翻白板", "翻红中", "翻发财",
               "单吊", "嵌档", "靠柄", "自摸")
@@ -205,27 +216,27 @@ def _wait(group: Group, tile: int) -> str:
     return "open"
 
 
-def _win_choices(reading: Reading, win_tile: int) -> list[tuple[int, str, int]]:
-    """(group index, wait, face) for every group the winning tile can complete."""
+def _win_choices(reading: Reading, win_kinds: Iterable[int]) -> list[tuple[int, str, int]]:
+    """(group index, wait, face) for every group the winning tile can complete.
+
+    Tiles of one kind are interchangeable, so the winning tile (a natural tile, or a 得 with
+    one of the faces ``win_kinds``) may sit in any group that holds its kind.
+    """
     out: list[tuple[int, str, int]] = []
     seen: set[tuple[Group, int]] = set()
     for index, group in enumerate(reading):
-        if win_tile == WILD:
-            faces = set(group.wild_faces)
-        elif group.tiles.count(win_tile) > group.wild_faces.count(win_tile):
-            faces = {win_tile}
-        else:
-            continue
-        for face in faces:
-            if (group, face) in seen:
-                continue
-            seen.add((group, face))
-            out.append((index, _wait(group, face), face))
+        for face in win_kinds:
+            if face in group.tiles and (group, face) not in seen:
+                seen.add((group, face))
+                out.append((index, _wait(group, face), face))
     return out
 
 
-def score_reading(ctx: WinContext, reading: Reading) -> WinnerScore | None:
-    """The best way to score one reading (over the groups the winning tile can complete)."""
+def score_reading(
+    ctx: WinContext, reading: Reading, faces: tuple[int, ...]
+) -> WinnerScore | None:
+    """The best way to score one reading whose 得 took ``faces`` (over the groups the
+    winning tile can complete)."""
     facts = HandFacts(*ctx.template)
     base = dict(ctx.fixed_base)
     winds = set(ctx.meld_winds)
@@ -256,7 +267,8 @@ def score_reading(ctx: WinContext, reading: Reading) -> WinnerScore | None:
     base_sum = sum(base.values())
     fans_by_wait: dict[bool, list[tuple[str, int]]] = {}  # 旁和 is the only wait-dependent fan
     best: WinnerScore | None = None
-    for index, wait, face in _win_choices(reading, ctx.win_tile):
+    win_kinds = set(faces) if ctx.win_tile == WILD else (ctx.win_tile,)
+    for index, wait, face in _win_choices(reading, win_kinds):
         base_points = base_sum
         downgrade = 0
         if wait in WAIT_ITEMS:
@@ -284,10 +296,10 @@ def score_reading(ctx: WinContext, reading: Reading) -> WinnerScore | None:
             items[PUNG.name] = items.get(PUNG.name, 0) + PUNG.value(
                 downgrade == CONCEALED_PUNG.heavy
             )
-        faces = [f for g in reading for f in g.wild_faces]
+        shown = list(faces)
         if ctx.win_tile == WILD:
-            faces.remove(face)
-            faces.append(face)
+            shown.remove(face)
+            shown.append(face)
         best = WinnerScore(
             total=total,
             raw=raw,
@@ -295,7 +307,7 @@ def score_reading(ctx: WinContext, reading: Reading) -> WinnerScore | None:
             fan_total=fan_total,
             base_items=[(n, items[n]) for n in BASE_ORDER if items.get(n)],
             fan_items=fans + [(SIFENG, 0)] if sifeng else list(fans),
-            wilds=faces,
+            wilds=shown,
         )
     return best
 
@@ -307,6 +319,30 @@ def concealed_part(hand: Hand, win_tile: int) -> tuple[list[int], int]:
     return counts, hand.wild_count + (win_tile == WILD)
 
 
+def candidate_readings(
+    counts: list[int], wilds: int, faces: frozenset[int]
+) -> Iterator[tuple[Reading, tuple[int, ...]]]:
+    """Every (reading, faces of the 得) of a complete concealed part.
+
+    Up to two 得: each choice of faces that completes the hand (the table-driven win test
+    rejects the others at once), then the splits of the natural hand that results. Three 得:
+    the evaluator's readings with wilds.
+    """
+    if wilds > 2:
+        for reading in readings(counts, wilds, faces):
+            yield reading, tuple(wild_faces_of(reading))
+        return
+    work = list(counts)
+    for chosen in combinations_with_replacement(sorted(faces), wilds):
+        for face in chosen:
+            work[face] += 1
+        if is_complete(work, 0):
+            for reading in readings(work, 0, NO_FACES):
+                yield reading, chosen
+        for face in chosen:
+            work[face] -= 1
+
+
 def best_reading(
     hand: Hand, seat: int, win_tile: int, win_by: str, options: WenlingOptions,
     tiles: WenlingTiles, after_kong: bool = False, after_special: bool = False,
@@ -315,14 +351,12 @@ def best_reading(
     ctx = win_context(hand, seat, win_tile, win_by, options, after_kong, after_special)
     counts, wilds = concealed_part(hand, win_tile)
     best: WinnerScore | None = None
-    faces: frozenset[int] = frozenset()  # without 得, no face to try
+    faces = NO_FACES
     if wilds:
         faces = relevant_faces(counts, wilds, tiles, seat, hand.melds)
         faces = completing_faces(counts, wilds, faces)
-    for reading in readings(counts, wilds, faces):
-        if len(reading) != 6 - len(hand.melds):
-            continue
-        scored = score_reading(ctx, reading)
+    for reading, chosen in candidate_readings(counts, wilds, faces):
+        scored = score_reading(ctx, reading, chosen)
         if scored is None:
             continue
         if best is None or (scored.total, scored.raw) > (best.total, best.raw):

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..evaluator import pattern_shanten, shanten
+from ..evaluator import shanten
 
 NUM = 34
 HONOUR_SLICE = slice(27, 34)
@@ -54,34 +54,44 @@ class Target:
         return range(NUM)
 
 
-@lru_cache(maxsize=200_000)
-def _suit_distance(part: bytes, suit: int, wilds: int, sets: int) -> int:
+# A pattern's distance is the plain shanten of the tiles that can belong to it (the others are
+# thrown away), exactly what ``pattern_shanten`` computes (the tests check the agreement); it
+# is linear in the number of wilds (each wild stands for one missing tile), so the caches hold
+# the wild-free distance and the caller subtracts the wilds; a suit's shape is the same in
+# every suit, so one-suit parts are cached without their suit.
+
+
+@lru_cache(maxsize=100_000)
+def _suit_distance(part: bytes, sets: int) -> int:
     counts = [0] * NUM
-    counts[9 * suit : 9 * suit + 9] = part
-    return pattern_shanten(counts, wilds, sets, "qingyise", suit)
+    counts[0:9] = part
+    return shanten(counts, 0, sets)
 
 
 @lru_cache(maxsize=200_000)
-def _mixed_distance(part: bytes, honours: bytes, suit: int, wilds: int, sets: int) -> int:
+def _mixed_distance(part: bytes, honours: bytes, sets: int) -> int:
     counts = [0] * NUM
-    counts[9 * suit : 9 * suit + 9] = part
+    counts[0:9] = part
     counts[27:34] = honours
-    return pattern_shanten(counts, wilds, sets, "hunyise", suit)
+    return shanten(counts, 0, sets)
+
+
+@lru_cache(maxsize=20_000)
+def _honour_distance(honours: bytes, sets: int) -> int:
+    counts = [0] * NUM
+    counts[27:34] = honours
+    return shanten(counts, 0, sets)
 
 
 @lru_cache(maxsize=200_000)
-def _honour_distance(honours: bytes, wilds: int, sets: int) -> int:
-    counts = [0] * NUM
-    counts[27:34] = honours
-    return pattern_shanten(counts, wilds, sets, "quanlaotou")
-
-
-def _triplet_distance(capped: tuple[int, ...], wilds: int, sets: int) -> int:
-    """对对和 distance from the multiset of per-kind counts (capped at 3), best first."""
-    top = list(capped[: sets + 1]) + [0] * max(0, sets + 1 - len(capped))
+def _triplet_distance(pool: bytes, sets: int) -> int:
+    """对对和 distance (no wilds) of the kinds in ``pool``: the best ``sets + 1`` kinds become
+    the triplets and the pair."""
+    capped = sorted((min(c, 3) for c in pool if c), reverse=True)
+    top = capped[: sets + 1] + [0] * max(0, sets + 1 - len(capped))
     missing = sum(3 - c for c in top)
     best = min(missing - (3 - c) + (2 - min(c, 2)) for c in top)
-    return best - wilds - 1
+    return best - 1
 
 
 def distance(counts: Sequence[int], wilds: int, sets: int, target: Target) -> int:
@@ -89,28 +99,22 @@ def distance(counts: Sequence[int], wilds: int, sets: int, target: Target) -> in
     kind = target.kind
     if kind == "any":
         return shanten(counts, wilds, sets)
-    if target.triplets or kind == "duiduihe":
-        if kind == "duiduihe":
-            pool = counts
-        elif kind == "quanlaotou":
-            pool = counts[27:34]
-        else:
-            assert target.suit is not None
-            lo = 9 * target.suit
-            pool = list(counts[lo : lo + 9])
-            if kind == "hunyise":
-                pool += list(counts[27:34])
-        capped = tuple(sorted((min(c, 3) for c in pool if c), reverse=True))
-        return _triplet_distance(capped, wilds, sets)
-    if kind == "quanlaotou":
-        return _honour_distance(bytes(counts[27:34]), wilds, sets)
+    if kind == "quanlaotou":  # honours only: always triplets and a pair
+        return _honour_distance(bytes(counts[27:34]), sets) - wilds
+    if kind == "duiduihe":
+        return _triplet_distance(bytes(counts), sets) - wilds
     assert target.suit is not None
     lo = 9 * target.suit
+    if target.triplets:
+        pool = bytes(counts[lo : lo + 9])
+        if kind == "hunyise":
+            pool += bytes(counts[27:34])
+        return _triplet_distance(pool, sets) - wilds
     part = bytes(counts[lo : lo + 9])
     if kind == "qingyise":
-        return _suit_distance(part, target.suit, wilds, sets)
+        return _suit_distance(part, sets) - wilds
     if kind == "hunyise":
-        return _mixed_distance(part, bytes(counts[27:34]), target.suit, wilds, sets)
+        return _mixed_distance(part, bytes(counts[27:34]), sets) - wilds
     raise ValueError(f"unknown target kind {kind!r}")
 
 

@@ -20,7 +20,7 @@ from baida.rules.options import wenling_options
 from baida.rules.wenling_tiles import wenling_wilds_and_specials
 from baida.scoring.request import ScoreRequest
 from baida.scoring.wenling import score_wenling
-from baida.tiles import WILD
+from baida.tiles import WILD, parse_tile
 
 E, S, W, N, C, F, P = 27, 28, 29, 30, 31, 32, 33
 WINDS = (E, S, W, N)
@@ -438,7 +438,19 @@ def _check(req: ScoreRequest) -> None:
         assert items_fan == out["fan_total"]
         assert sum(i["value"] for i in out["base_items"]) == out["base_points"]
         assert out["raw"] == (out["base_points"] + 20) * 2 ** out["fan_total"]
-        assert len(out["wilds"]) == req.hand.concealed.count(WILD) + (req.win_tile == WILD)
+        if req.win_by == "lazi":
+            return
+        # the reported faces of the 得 make the concealed part a complete hand
+        faces = [parse_tile(f) for f in out["wilds"]]
+        assert len(faces) == req.hand.concealed.count(WILD) + (req.win_tile == WILD)
+        counts = [0] * 34
+        for t in [t for t in req.hand.concealed + [req.win_tile] if t != WILD] + faces:
+            counts[t] += 1
+        assert splits(tuple(counts), True)
+        if "四风会齐" in [i["name"] for i in out["fan"]]:
+            assert out["points"] == 500
+        else:
+            assert out["points"] == round_cap(out["raw"])
 
 
 SETTINGS = settings(

@@ -107,15 +107,12 @@ def nonwinner_score(
     hand: Hand, seat: int, tiles: WenlingTiles, options: WenlingOptions
 ) -> NonWinnerScore:
     """The total of a non-winner at ``seat`` (before any 包三家 zeroing)."""
-    counts = _natural_counts(hand, tiles)
-    if options.nonwinner_de == "full" and hand.wild_count:
-        scored = _full_de(hand, seat, counts, tiles, options)
-    else:
-        scored = _greedy(hand, seat, counts, options)
     limits = lazi_names(hand, seat, options)
     if options.nonwinner_sifeng_lazi and nonwinner_sifeng(hand, seat):
         limits.append(SIFENG)
-    if limits:
-        scored.total = LIMIT
-        scored.fan_items = scored.fan_items + [(name, 0) for name in limits]
-    return scored
+    if limits:  # 满贯: the items do not change the total
+        return NonWinnerScore(LIMIT, LIMIT, [], [(name, 0) for name in limits])
+    counts = _natural_counts(hand, tiles)
+    if options.nonwinner_de == "full" and hand.wild_count:
+        return _full_de(hand, seat, counts, tiles, options)
+    return _greedy(hand, seat, counts, options)

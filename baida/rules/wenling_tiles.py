@@ -30,7 +30,6 @@ from ..tiles import (
     NUM_KINDS,
     RED,
     WHITE,
-    WINDS,
     is_flower,
     is_honour,
     is_terminal,
@@ -125,7 +124,3 @@ def wenling_tiles(indicator: int, flower_flip_specials: bool = True) -> WenlingT
     faces = frozenset(k for k in range(NUM_KINDS) if k not in specials)
     return WenlingTiles(indicator, wilds, specials, faces)
 
-
-def winds_present(kinds: set[int] | frozenset[int]) -> bool:
-    """Whether all four winds are among ``kinds`` (四风会齐 needs them)."""
-    return all(w in kinds for w in WINDS)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from ..hand import Hand
 from ..rules.options import WenlingOptions
-from ..tiles import DRAGONS, FLOWER_GROUP_A, FLOWER_GROUP_B, GREEN, RED, WHITE, WILD, WINDS
+from ..rules.wenling_tiles import BLACK_FLOWERS, RED_FLOWERS
+from ..tiles import DRAGONS, GREEN, RED, WHITE, WILD, WINDS
 from .wenling_items import (
     LAZI_BLACK_FLOWERS,
     LAZI_DRAGON_KONG,
@@ -28,9 +29,9 @@ def lazi_names(hand: Hand, seat: int, options: WenlingOptions) -> list[str]:
     if hand.concealed.count(WILD) >= 3:
         names.append(LAZI_THREE_WILDS)
     exposed = set(hand.flowers)
-    if exposed.issuperset(FLOWER_GROUP_A):
+    if exposed.issuperset(RED_FLOWERS):
         names.append(LAZI_RED_FLOWERS)
-    if exposed.issuperset(FLOWER_GROUP_B):
+    if exposed.issuperset(BLACK_FLOWERS):
         names.append(LAZI_BLACK_FLOWERS)
     for kind in (WHITE, RED, GREEN):
         if hand.flowers.count(kind) >= 4 and (kind == WHITE or options.special_four_lazi):

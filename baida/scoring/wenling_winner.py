@@ -2,8 +2,10 @@
 
 The server must find the highest total ("服务器会自动为玩家算出最高的汇点"), so every reading
 (得 faces × split into sets × the group the winning tile completes) is scored and the best
-kept. 得 faces are limited to those that can change a score (``relevant_faces``); the brute
-force in ``tests/test_wenling_bruteforce.py`` checks that limit against every face.
+kept. 得 faces are limited to those that can change a score (``relevant_faces``) and that
+complete the hand with the other 得 still wild (``completing_faces``); the brute force in
+``tests/test_wenling_bruteforce.py`` checks that limit against every face. Copies of a kind
+are interchangeable, so the winning tile may complete any group that holds its kind.
 """
 
 from __future__ import annotations

@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from baida.hand import Hand, parse_meld
 from baida.rules.options import wenling_options
@@ -386,3 +388,36 @@ def test_score_wenling_on_a_request_object():
                                            [parse_meld("pon E")], [])))
     assert out["legal"] and out["fan_total"] == 2  # 门风刻, 无得
     assert out["totals"] == {"E": 110, "S": 20, "W": 20, "N": 20}  # (4 + 2 + 20) × 4 = 104
+
+
+# --- anything at all: an answer or a ScoreInputError, never another exception --------------------
+
+TILE_TEXT = st.sampled_from(
+    ["1m", "5m", "7m", "9p", "3s", "E", "S", "N", "C", "F", "P", "f1", "f2", "f6", "*"]
+)
+MELD_TEXT = st.sampled_from(["pon C", "chi 123m", "akong E", "mkong 9p", "bukong 5s", "pon P",
+                             "pon 7m", "chi 789s"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(TILE_TEXT, min_size=0, max_size=19).map("".join),
+    st.lists(MELD_TEXT, max_size=5),
+    st.lists(TILE_TEXT, max_size=5),
+    st.sampled_from(["7m", "P", "f1", "f5", "C"]),
+    st.sampled_from([None, "5m", "*", "P", "C"]),
+    st.sampled_from(["self_draw", "discard", "rob_kong", "lazi"]),
+    st.sampled_from([None, "S", "E"]),
+)
+def test_fuzz_never_crashes(concealed, melds, flowers, indicator, win, win_by, liable):
+    fields: dict[str, Any] = {"indicator": indicator, "win_by": win_by}
+    if win_by in ("discard", "rob_kong"):
+        fields["from"] = "S"
+    if liable:
+        fields["liable"] = liable
+    try:
+        out = wl(concealed, win, melds=melds, flowers=flowers, **fields)
+    except ScoreInputError:
+        return
+    assert out["legal"] in (True, False)
+    assert sum(out["payments"].values()) == 0

@@ -8,7 +8,8 @@ reading once, lazily, so a caller that stops early pays only for what it used.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Sequence
-from itertools import combinations_with_replacement
+from functools import cache
+from itertools import combinations_with_replacement, product
 from typing import NamedTuple
 
 SEQ, TRIPLET, PAIR = "seq", "triplet", "pair"
@@ -76,6 +77,19 @@ def _with_lowest(
                 yield Group(SEQ, start, wild_faces), used
 
 
+@cache
+def _wild_group_options(faces: frozenset[int]) -> tuple[tuple[Group, ...], tuple[Group, ...]]:
+    """Every all-wild set and every all-wild pair whose faces are allowed."""
+    sets = [Group(TRIPLET, f, (f,) * 3) for f in sorted(faces)]
+    sets += [
+        Group(SEQ, s, (s, s + 1, s + 2))
+        for s in SEQUENCE_STARTS
+        if s in faces and s + 1 in faces and s + 2 in faces
+    ]
+    pairs = tuple(Group(PAIR, f, (f, f)) for f in sorted(faces))
+    return tuple(sets), pairs
+
+
 def _pure_wild_groups(
     wilds: int, pair_open: bool, faces: Collection[int]
 ) -> Iterator[tuple[Group, ...]]:
@@ -83,16 +97,73 @@ def _pure_wild_groups(
     n_sets, rest = divmod(wilds - (2 if pair_open else 0), 3)
     if rest or n_sets < 0:
         return
-    set_options = [Group(TRIPLET, f, (f,) * 3) for f in sorted(faces)]
-    set_options += [
-        Group(SEQ, s, (s, s + 1, s + 2))
-        for s in SEQUENCE_STARTS
-        if s in faces and s + 1 in faces and s + 2 in faces
-    ]
-    pair_options = [Group(PAIR, f, (f, f)) for f in sorted(faces)] if pair_open else [None]
+    if n_sets == 0 and not pair_open:
+        yield ()
+        return
+    frozen = faces if isinstance(faces, frozenset) else frozenset(faces)
+    set_options, pair_options = _wild_group_options(frozen)
     for sets in combinations_with_replacement(set_options, n_sets):
-        for pair in pair_options:
-            yield sets if pair is None else sets + (pair,)
+        if pair_open:
+            for pair in pair_options:
+                yield sets + (pair,)
+        else:
+            yield sets
+
+
+@cache
+def _part_splits(key: bytes, offset: int) -> tuple[tuple[Reading, ...], tuple[Reading, ...]]:
+    """The splits of one part's natural tiles: (into sets only, into sets and one pair).
+
+    ``key`` is the part's count vector (9 bytes for a suit, 7 for the honours) and ``offset``
+    its first kind. Computed once per distinct part and cached.
+    """
+    sequences = len(key) == 9
+    work = list(key)
+    found: tuple[set[Reading], set[Reading]] = (set(), set())
+    stack: list[Group] = []
+
+    def walk(i: int, has_pair: bool) -> None:
+        while i < len(work) and work[i] == 0:
+            i += 1
+        if i == len(work):
+            found[has_pair].add(tuple(sorted(stack)))
+            return
+        kind = offset + i
+        options: list[tuple[Group, tuple[int, ...]]] = []
+        if work[i] >= 3:
+            options.append((Group(TRIPLET, kind), (i, i, i)))
+        if not has_pair and work[i] >= 2:
+            options.append((Group(PAIR, kind), (i, i)))
+        if sequences and i <= 6 and work[i + 1] and work[i + 2]:
+            options.append((Group(SEQ, kind), (i, i + 1, i + 2)))
+        for group, used in options:
+            for p in used:
+                work[p] -= 1
+            stack.append(group)
+            walk(i, has_pair or group.shape == PAIR)
+            stack.pop()
+            for p in used:
+                work[p] += 1
+
+    walk(0, False)
+    return tuple(sorted(found[0])), tuple(sorted(found[1]))
+
+
+def _natural_readings(counts: Sequence[int]) -> Iterator[Reading]:
+    """Readings of a hand without wilds: per-part splits, the pair in exactly one part."""
+    b = bytes(counts)
+    parts = [
+        _part_splits(b[0:9], 0),
+        _part_splits(b[9:18], 9),
+        _part_splits(b[18:27], 18),
+        _part_splits(b[27:34], 27),
+    ]
+    for pair_part in range(4):
+        choices = [parts[p][1 if p == pair_part else 0] for p in range(4)]
+        if not all(choices):
+            continue
+        for combo in product(*choices):
+            yield tuple(sorted(combo[0] + combo[1] + combo[2] + combo[3]))
 
 
 def readings(
@@ -105,6 +176,9 @@ def readings(
     work = list(counts)
     total = sum(work) + wilds
     if total % 3 != 2:
+        return
+    if wilds == 0:
+        yield from _natural_readings(work)
         return
     seen: set[Reading] = set()
     stack: list[Group] = []

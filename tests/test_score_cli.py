@@ -51,8 +51,10 @@ def hand(concealed: str, melds: list[str] | None = None, **rest: Any) -> dict[st
 # ------------------------------------------------------------------------- well-formed
 
 
-def test_a_file_argument(capsys, monkeypatch):
-    path = EXAMPLES / "jiaxing-seed004-chengbao-qianggang-480.json"
+def test_a_file_argument(capsys, monkeypatch, tmp_path):
+    case = json.loads((EXAMPLES / "jiaxing-seed004-chengbao-qianggang-480.json").read_text("utf-8"))
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(case["input"], ensure_ascii=False), "utf-8")
     status = main(["score", str(path)])
     out = json.loads(capsys.readouterr().out)
     assert status == 0
@@ -103,25 +105,36 @@ def test_array_with_a_malformed_object_names_the_index(capsys, monkeypatch):
     assert out["error"].startswith("[3].hand.melds[0]: ")
 
 
-def test_example_files_score_their_input(capsys, monkeypatch):
+def test_example_files_score_their_input(capsys, monkeypatch, tmp_path):
     for path in sorted(EXAMPLES.glob("jiaxing-*.json")):
         case = json.loads(path.read_text("utf-8"))
-        status = main(["score", str(path)])
+        given = tmp_path / path.name
+        given.write_text(json.dumps(case["input"], ensure_ascii=False), "utf-8")
+        status = main(["score", str(given)])
         out = json.loads(capsys.readouterr().out)
         assert status == 0
         for key, value in case["expect"].items():
             assert out[key] == value, (path.name, key)
 
 
-def test_wenling_examples_through_the_cli(capsys, monkeypatch):
-    pytest.importorskip("baida.scoring.wenling")
+def test_wenling_examples_through_the_cli(capsys, monkeypatch, tmp_path):
     for path in sorted(EXAMPLES.glob("wenling-*.json")):
         case = json.loads(path.read_text("utf-8"))
-        status = main(["score", str(path)])
+        given = tmp_path / path.name
+        given.write_text(json.dumps(case["input"], ensure_ascii=False), "utf-8")
+        status = main(["score", str(given)])
         out = json.loads(capsys.readouterr().out)
         assert status == 0, out
         for key, value in case["expect"].items():
             assert out[key] == value, (path.name, key)
+
+
+def test_an_example_wrapper_is_not_an_input(capsys):
+    path = sorted(EXAMPLES.glob("jiaxing-*.json"))[0]
+    status = main(["score", str(path)])
+    out = json.loads(capsys.readouterr().out)
+    assert status == 2
+    assert "ruleset" in out["error"] or "input" in out["error"]
 
 
 # ------------------------------------------------------------------------- malformed

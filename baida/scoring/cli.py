@@ -3,7 +3,6 @@
 One object in gives one object out; an array in gives an array out, in order. Malformed input
 (bad JSON, an unknown field, tile or option, a hand of the wrong size...) exits with status 2
 and prints ``{"error": "..."}`` naming the field, with the array index first for arrays.
-A worked example of ``examples/`` (an object with ``input`` and ``expect``) scores its input.
 """
 
 from __future__ import annotations
@@ -47,13 +46,6 @@ def _fail(message: str) -> int:
     return EXIT_MALFORMED
 
 
-def _unwrap(obj: Any) -> Any:
-    """The input of an example file (``{"source", "input", "expect"}``), else ``obj``."""
-    if isinstance(obj, dict) and "input" in obj and "ruleset" not in obj:
-        return obj["input"]
-    return obj
-
-
 def score_text(text: str) -> tuple[int, Any]:
     """Score a JSON document: (exit status, the object or array to print)."""
     try:
@@ -76,7 +68,7 @@ def score_text(text: str) -> tuple[int, Any]:
 
 def _score_one(obj: Any, where: str) -> tuple[int, Any]:
     try:
-        return EXIT_OK, score(parse_request(_unwrap(obj)))
+        return EXIT_OK, score(parse_request(obj))
     except ScoreInputError as exc:
         return EXIT_MALFORMED, {"error": f"{where}{exc}"}
     except Exception as exc:  # a bug, not the input's fault: still one line, no traceback

@@ -142,13 +142,13 @@ def _hand(field: str, value: Any) -> Hand:
     return Hand(concealed, melds, flowers)
 
 
-def _check_size(field: str, hand: Hand, size: int, with_win_tile: bool) -> None:
+def _check_size(field: str, hand: Hand, size: int, with_win_tile: bool, role: str) -> None:
     count = len(hand.concealed) + (1 if with_win_tile else 0) + 3 * len(hand.melds)
     if count != size:
         extra = " with the win tile" if with_win_tile else ""
         raise ScoreInputError(
             field,
-            f"the hand has {count} tiles{extra} (each meld counting 3), a winning hand has {size}",
+            f"the hand has {count} tiles{extra} (each meld counting 3), {role} has {size}",
         )
 
 
@@ -371,9 +371,11 @@ def parse_request(obj: Any) -> ScoreRequest:
         _fill_jiaxing(req, obj)
     else:
         _fill_wenling(req, obj)
-    _check_size("hand", hand, HAND_SIZE[ruleset], win_tile is not None)
+    _check_size("hand", hand, HAND_SIZE[ruleset], win_tile is not None, "a winning hand")
     for seat, other in sorted(req.others.items()):
-        _check_size(f"others.{SEAT_WINDS[seat]}", other, NONWINNER_SIZE[ruleset], False)
+        _check_size(
+            f"others.{SEAT_WINDS[seat]}", other, NONWINNER_SIZE[ruleset], False, "a non-winner"
+        )
     if ruleset == "jiaxing":
         _check_jiaxing(req)
     _check_copies(req)

@@ -189,6 +189,8 @@ def test_rob_a_kong_allowed() -> None:
     events = act(rnd, "bukong", 1, tile="5p")
     assert [e.type for e in events] == ["bukong"]
     assert rnd.phase == "rob" and rnd.to_act == (2,)
+    for seat in (0, 1, 2, 3, None):
+        assert rnd.view(seat).robbable == {"seat": 1, "tile": "5p"}
     events = act(rnd, "win", 2)
     assert [e.type for e in events] == ["kong_robbed", "win", "hand_end"]
     result = rnd.result

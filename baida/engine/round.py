@@ -984,6 +984,7 @@ class Round:
             to_act=self._visible_to_act(seat),
             wall_remaining=self.remaining,
             last_discard=None if last is None else {"seat": last[0], "tile": tile_str(last[1])},
+            robbable=self._robbable(),
             players=players,
             santan_pairs=[list(p) for p in self.santan_pairs],
             claim_counts=[list(row) for row in self.claim_counts],
@@ -991,6 +992,12 @@ class Round:
             carry_pool=self.carry_pool if self.ruleset == "jiaxing" else None,
             result=self.result.to_json() if self.result is not None else None,
         )
+
+    def _robbable(self) -> dict[str, Any] | None:
+        """The 补杠 that may be robbed now (public: the bukong event announced it)."""
+        if self.phase != ROB or self.window_from is None or self.window_tile is None:
+            return None
+        return {"seat": self.window_from, "tile": tile_str(self.window_tile)}
 
     def _visible_to_act(self, seat: int | None) -> list[int]:
         """Who must decide, as ``seat`` may know it: in a claim or rob window only whether

@@ -51,6 +51,7 @@ class View:
     to_act: list[int]
     wall_remaining: int
     last_discard: dict[str, Any] | None
+    robbable: dict[str, Any] | None  # during a 抢杠 window: the 补杠 maker and the added tile
     players: list[PlayerView]
     santan_pairs: list[list[int]]
     claim_counts: list[list[int]]

@@ -33,6 +33,8 @@ class StrongBot(HeuristicBot):
     name = "strong"
 
     use_values = True
+    refine_top = REFINE_TOP
+    widen_for_value = False  # let value (not only defence) trade one step of speed
 
     def _planner(self, seen: Seen) -> Planner:
         return Planner(seen, use_values=self.use_values)
@@ -49,11 +51,12 @@ class StrongBot(HeuristicBot):
         d_min = min(dist.values())
         # speed first: only discards that keep the nearest shape, unless defence asks more
         defend = seen.ruleset == "wenling" and self._threatened(seen)
-        allowed = [k for k in plans if dist[k] == d_min or (defend and dist[k] == d_min + 1)]
+        widen = defend or self.widen_for_value
+        allowed = [k for k in plans if dist[k] == d_min or (widen and dist[k] == d_min + 1)]
         offense = {k: combined_ev(plans[k]) for k in allowed}
         ranked = sorted(offense, key=lambda k: -offense[k])
         ratios = []
-        for k in ranked[:REFINE_TOP]:
+        for k in ranked[: self.refine_top]:
             counts[k] -= 1
             refined = [
                 planner.refine(p, counts, seen.wilds, seen.melds, draws) for p in plans[k][:2]
@@ -65,7 +68,7 @@ class StrongBot(HeuristicBot):
                 ratios.append(offense[k] / before)
         # the second ply usually lowers an estimate; scale the unrefined ones alike
         scale = min(1.0, min(ratios)) if ratios else 1.0
-        for k in ranked[REFINE_TOP:]:
+        for k in ranked[self.refine_top :]:
             offense[k] *= scale * 0.98
         scores = dict(offense)
         if seen.ruleset == "wenling":

@@ -133,3 +133,65 @@ def test_deal_in_chance_is_a_probability_per_opponent() -> None:
     assert all(0 <= c <= 1 for c in chances)
     assert chances[2] == 0
     assert chances[1] > chances[0]
+
+
+def test_strong_prefers_tiles_that_cannot_give_a_third_claim() -> None:
+    from baida.bots.features import read_view
+    from baida.bots.strong import _santan_risk
+
+    view = {
+        "ruleset": "jiaxing",
+        "seat": 0,
+        "dealer": 0,
+        "seat_winds": ["E", "S", "W", "N"],
+        "round_wind": "E",
+        "indicator": "9s",
+        "wilds": ["9s"],
+        "specials": [],
+        "phase": "turn",
+        "turn": 0,
+        "wall_remaining": 60,
+        "last_discard": None,
+        "players": [
+            {
+                "seat": 0,
+                "concealed": [
+                    "1m",
+                    "1m",
+                    "2m",
+                    "3m",
+                    "4m",
+                    "5m",
+                    "6m",
+                    "7m",
+                    "8m",
+                    "E",
+                    "E",
+                    "C",
+                    "5p",
+                    "7p",
+                ],
+                "melds": [],
+                "discards": [],
+            },
+            {"seat": 1, "concealed": None, "melds": [], "discards": ["7p"]},
+            {"seat": 2, "concealed": None, "melds": [], "discards": []},
+            {"seat": 3, "concealed": None, "melds": [], "discards": []},
+        ],
+        "santan_pairs": [],
+        "claim_counts": [[0, 0, 0, 0], [2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]],
+    }
+    seen = read_view(view)
+    five_p, seven_p, east = parse_tile("5p"), parse_tile("7p"), parse_tile("E")
+    # seat 1 (our 下家) has claimed twice from us: it could chi or pon 5p, chi 7p, pon E
+    assert [_santan_risk(seen, k) for k in (five_p, seven_p, east)] == [1, 1, 1]
+    # the same threat from seat 2 (no chi): 7p, which seat 2 threw, is the safe one
+    view["claim_counts"] = [[0] * 4, [0] * 4, [2, 0, 0, 0], [0] * 4]
+    view["players"][2]["discards"] = ["7p"]
+    seen = read_view(view)
+    assert [_santan_risk(seen, k) for k in (five_p, seven_p, east)] == [1, 0, 1]
+    view["claim_counts"][2][0] = 1
+    assert _santan_risk(read_view(view), five_p) == 0
+    view["claim_counts"][2][0] = 2
+    view["santan_pairs"] = [[2, 0]]
+    assert _santan_risk(read_view(view), five_p) == 0

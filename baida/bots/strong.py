@@ -77,7 +77,11 @@ class StrongBot(HeuristicBot):
         best = max(scores.values())
         near = [k for k in scores if scores[k] >= best - abs(best) * 0.01 - 1e-12]
         # among near-equal choices: the nearest shape, then the most live tiles
-        return min(near, key=lambda k: (_efficiency_key(plans[k]), self.rng.random()))
+        # then the tile least likely to hand an opponent its third claim on us (三摊)
+        return min(
+            near,
+            key=lambda k: (_efficiency_key(plans[k]), _santan_risk(seen, k), self.rng.random()),
+        )
 
     def _threatened(self, seen: Seen) -> bool:
         """Wenling: whether defence may outweigh one step of speed."""
@@ -208,6 +212,22 @@ class StrongBot(HeuristicBot):
         win_chance = min(1.0, max((p.probability for p in plans), default=ev / 4))
         lose_chance = 0.5 * (1 - win_chance) * min(1.0, draws / 12)
         return SANTAN_WIN_GAIN * ev - SANTAN_LOSS * 4.0 * lose_chance > 0
+
+
+def _santan_risk(seen: Seen, kind: int) -> int:
+    """Jiaxing: how many opponents one claim away from 三摊 with us could claim ``kind``."""
+    if seen.ruleset != "jiaxing":
+        return 0
+    risk = 0
+    for x in range(4):
+        if x == seen.seat or seen.claim_counts[x][seen.seat] < 2:
+            continue
+        if {x, seen.seat} in [set(pair) for pair in seen.santan_pairs]:
+            continue  # already partners: one more claim changes nothing
+        could_pon = seen.visible[kind] <= 2 and kind not in seen.players[x].discards
+        could_chi = x == (seen.seat + 1) % 4 and kind < 27
+        risk += could_pon or could_chi
+    return risk
 
 
 def _efficiency_key(plans: Sequence[Plan]) -> tuple[int, int]:

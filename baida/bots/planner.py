@@ -57,6 +57,11 @@ class Plan:
 class Planner:
     """Evaluates hypothetical hands of one seat with the seat's live-tile knowledge."""
 
+    later_stage_factor = LATER_STAGE_FACTOR
+    tenpai_accept = TENPAI_ACCEPT
+    step_accept = STEP_ACCEPT
+    ron_factor = RON_FACTOR
+
     def __init__(self, seen: Seen, use_values: bool = True, patterns_in_wenling: bool = True):
         self.seen = seen
         self.use_values = use_values
@@ -103,7 +108,7 @@ class Planner:
     def stage_acceptance(self, remaining: int) -> float:
         """Typical live tiles that improve a hand ``remaining`` steps from complete (0 =
         tenpai): a ready hand waits on a few kinds, plus any live wild."""
-        return TENPAI_ACCEPT + STEP_ACCEPT * remaining + self.seen.live_wilds
+        return self.tenpai_accept + self.step_accept * remaining + self.seen.live_wilds
 
     def probability(self, dist: int, ukeire: int, draws: int, p_next: float | None = None) -> float:
         """Chance to finish from ``dist`` with ``ukeire`` live improving tiles in ``draws``.
@@ -122,11 +127,11 @@ class Planner:
                 p = p_next
             else:
                 typical = self.stage_acceptance(dist - i) / unseen
-                p = min(stages[-1] * LATER_STAGE_FACTOR, typical)
+                p = min(stages[-1] * self.later_stage_factor, typical)
             stages.append(p)
         if self.seen.ruleset == "wenling":
             # the last tile may come from an opponent's discard too
-            stages[-1] = 1 - (1 - stages[-1]) ** RON_FACTOR
+            stages[-1] = 1 - (1 - stages[-1]) ** self.ron_factor
         return completion_probability(stages, draws)
 
     # -- evaluation of hands -----------------------------------------------------------------

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..evaluator import shanten
 from ..hand import Meld
 from .base import Claim, HeuristicBot
 from .danger import Opponent, deal_in_chance, tenpai_likelihood
@@ -118,8 +119,6 @@ class StrongBot(HeuristicBot):
         """包三家 exemption: the hand before the discard is all 生牌 and not ready after it."""
         if any(c and k in seen.discarded_kinds for k, c in enumerate(seen.counts)):
             return False
-        from ..evaluator import shanten
-
         counts = list(seen.counts)
         counts[kind] -= 1
         return shanten(counts, seen.wilds, seen.sets_needed) > 0

@@ -195,3 +195,20 @@ def test_strong_prefers_tiles_that_cannot_give_a_third_claim() -> None:
     view["claim_counts"][2][0] = 2
     view["santan_pairs"] = [[2, 0]]
     assert _santan_risk(read_view(view), five_p) == 0
+
+
+def test_wenling_nonwinner_total_follows_the_non_winner_table() -> None:
+    from baida.bots.targets import wenling_nonwinner_total
+
+    ctx = WenlingContext(seat_wind=parse_tile("E"), specials=frozenset(parse_tiles("P")))
+    nothing = counts34(parse_tiles("1m4m7m2p5p8p3s6s9sSWNF"))
+    assert wenling_nonwinner_total(nothing, [], ctx) == 20  # only the +20
+    # a natural 中 triplet: 8 base and 1 fan; a natural 东 (seat) pair: 2 base
+    hand = counts34(parse_tiles("CCC EE 1m4m7m2p5p8p"))
+    assert wenling_nonwinner_total(hand, [], ctx) == wenling_total(8 + 2, 1)
+    # an exposed 5p pung (2), a concealed kong of 9s (16), two exposed specials (4 + 1 fan each)
+    ctx2 = WenlingContext(
+        seat_wind=parse_tile("E"), specials=frozenset(parse_tiles("P")), exposed_specials=2
+    )
+    melds = [parse_meld("pon 5p"), parse_meld("akong 2s")]
+    assert wenling_nonwinner_total(nothing, melds, ctx2) == wenling_total(2 + 16 + 8, 2)

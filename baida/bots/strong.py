@@ -21,6 +21,7 @@ from .danger import Opponent, deal_in_chance, tenpai_likelihood
 from .features import Seen
 from .planner import Plan, Planner, combined_ev
 from .policy import action_type
+from .targets import wenling_nonwinner_total
 
 REFINE_TOP = 3  # discards whose plans get the second-ply estimate
 OPPONENT_HAND = 8.0  # Wenling: what a typical opponent win costs each payer (T/10)
@@ -28,6 +29,7 @@ FLUSH_HAND = 20.0  # ... when their melds show a one-suit hand
 REPLACED_ANYWAY = 0.45  # chance an opponent who is dealt in would have won anyway
 SANTAN_WIN_GAIN = 5.0  # shares received when a continuing non-承包方 wins (2 + 2 + 1)
 SANTAN_LOSS = 2.0  # shares paid when a 承包方 wins
+NONWINNER_WEIGHT = 1.5  # Wenling: two other non-winners × the chance (~3/4) someone else wins
 
 
 class StrongBot(HeuristicBot):
@@ -74,7 +76,11 @@ class StrongBot(HeuristicBot):
         scores = dict(offense)
         if seen.ruleset == "wenling":
             for k in scores:
-                scores[k] = 3 * offense[k] - self._danger_cost(seen, k, 3 * offense[k])
+                counts[k] -= 1
+                settle = self._nonwinner_points(planner, counts, seen.melds)
+                counts[k] += 1
+                own = 3 * offense[k]
+                scores[k] = own + settle - self._danger_cost(seen, k, own)
         best = max(scores.values())
         near = [k for k in scores if scores[k] >= best - abs(best) * 0.01 - 1e-12]
         # among near-equal choices: the nearest shape, then the most live tiles
@@ -144,13 +150,29 @@ class StrongBot(HeuristicBot):
         plans = planner.waiting_plans(counts, wilds, melds, draws, slack=1)
         return combined_ev(plans), min((p.distance for p in plans), default=99)
 
+    def _points(
+        self, planner: Planner, ev: float, counts: list[int], melds: Sequence[Meld]
+    ) -> float:
+        """A hand's worth in points: Jiaxing shares (EV), Wenling three payers' T/10 times the
+        chance to win, plus the settlement between non-winners it would earn."""
+        if planner.seen.ruleset != "wenling":
+            return ev
+        return 3 * ev + self._nonwinner_points(planner, counts, melds)
+
+    @staticmethod
+    def _nonwinner_points(planner: Planner, counts: list[int], melds: Sequence[Meld]) -> float:
+        """Wenling: non-winners settle (T_X - T_Y)/10, so each point of our non-winner total
+        is worth 1/10 from each of the two other non-winners when someone else wins."""
+        return NONWINNER_WEIGHT * wenling_nonwinner_total(counts, melds, planner.wl) / 10
+
     def pick_claim(self, seen: Seen, claims: list[Claim]) -> Claim | None:
         planner = self._planner(seen)
         draws = planner.draws_left()
         base_ev, base_dist = self._waiting_ev(planner, seen.counts, seen.wilds, seen.melds, draws)
+        base = self._points(planner, base_ev, seen.counts, seen.melds)
         from_seat = seen.last_discard[0] if seen.last_discard else -1
         chosen: Claim | None = None
-        best = base_ev * 1.05 + 1e-9
+        best = base + 0.05 * abs(base) + 1e-9
         for c in claims:
             counts = list(seen.counts)
             for k in c.uses:
@@ -164,8 +186,9 @@ class StrongBot(HeuristicBot):
                 continue  # becoming a 承包方 far from ready risks paying five shares
             if dist > base_dist:
                 continue
-            if ev > best:
-                best, chosen = ev, c
+            points = self._points(planner, ev, counts, melds)
+            if points > best:
+                best, chosen = points, c
         return chosen
 
     @staticmethod
@@ -179,6 +202,7 @@ class StrongBot(HeuristicBot):
         planner = self._planner(seen)
         draws = planner.draws_left()
         keep_ev, keep_dist = self._hand_ev(planner, seen.counts, seen.wilds, seen.melds, draws)
+        keep = self._points(planner, keep_ev, seen.counts, seen.melds)
         best: tuple[float, Any] | None = None
         for a in kongs:
             k = self.kong_kind(a)
@@ -191,8 +215,10 @@ class StrongBot(HeuristicBot):
                 melds = [m for m in seen.melds if not (m.kind == "pon" and m.tile == k)]
                 melds.append(Meld("bukong", (k,) * 4, None))
             ev, dist = self._waiting_ev(planner, counts, seen.wilds, melds, draws + 1)
-            if dist <= keep_dist and ev >= keep_ev * 0.95 and (best is None or ev > best[0]):
-                best = (ev, a)
+            points = self._points(planner, ev, counts, melds)
+            if dist <= keep_dist and points >= keep - 0.05 * abs(keep):
+                if best is None or points > best[0]:
+                    best = (points, a)
         return best[1] if best else None
 
     # -- 三摊 ----------------------------------------------------------------------------------

@@ -166,3 +166,28 @@ def wenling_value(
     elif wilds == 2:
         fan += 1
     return wenling_total(base, fan) / 10
+
+
+def wenling_nonwinner_total(
+    counts: Sequence[int], melds: Sequence[Meld], ctx: WenlingContext
+) -> float:
+    """The T a hand would score as a non-winner (RULES.md §B4.3, defaults): exposed melds,
+    natural concealed triplets, natural seat-wind or dragon pairs and exposed specials; fan for
+    the specials and for natural seat-wind and dragon triplets. 得 do not count."""
+    base = 4.0 * ctx.exposed_specials
+    fan = float(ctx.exposed_specials)
+    valued = {ctx.seat_wind} | {d for d in DRAGONS if d not in ctx.specials}
+    for m in melds:
+        if m.kind == "chi":
+            continue
+        heavy, light = _MELD_POINTS[m.kind]
+        base += heavy if _heavy(m.tile) else light
+        fan += m.tile in valued
+    for k in range(34):
+        c = counts[k]
+        if c >= 3:
+            base += 8 if _heavy(k) else 4
+            fan += k in valued
+        elif c == 2 and k in valued:
+            base += 2
+    return wenling_total(base, fan)

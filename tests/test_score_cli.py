@@ -268,3 +268,13 @@ def test_an_internal_failure_is_one_line_not_a_traceback(capsys, monkeypatch):
     status, out = run_score(capsys, monkeypatch, [GOOD])
     assert status == 1
     assert out == {"error": "[0].internal error while scoring: RuntimeError('boom')"}
+
+
+def test_score_input_error_survives_pickling():
+    import pickle
+
+    from baida.scoring.request import ScoreInputError
+
+    error = pickle.loads(pickle.dumps(ScoreInputError("hand.melds[0]", "not a meld")))
+    assert (error.field, error.message) == ("hand.melds[0]", "not a meld")
+    assert str(error) == "hand.melds[0]: not a meld"

@@ -46,3 +46,7 @@ class ScoreInputError(ValueError):
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
+
+    def __reduce__(self) -> tuple[type[ScoreInputError], tuple[str, str]]:
+        """Picklable (errors cross process boundaries in the arena and the hall)."""
+        return (type(self), (self.field, self.message))

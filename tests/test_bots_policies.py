@@ -109,3 +109,18 @@ def test_safe_action_prefers_win_then_pass_then_the_drawn_tile() -> None:
     assert safe_action(view, discards + [win]) == win
     assert safe_action(view, [Action("pon", 0), Action("pass", 0)]) == Action("pass", 0)
     assert safe_action(view, discards) == discards[1]
+
+
+def test_bots_read_the_table_options_from_the_view() -> None:
+    from baida.bots.planner import Planner
+    from baida.rules.options import options_to_json
+
+    plain = Round.from_seed("jiaxing", seed=bytes(32))
+    reserved = Round.from_seed("jiaxing", seed=bytes(32), options={"wall_reserve": 40})
+    assert plain.view(0).options == options_to_json(plain.options)
+    seen_plain, seen_reserved = read_view(plain.view(0)), read_view(reserved.view(0))
+    assert seen_reserved.options["wall_reserve"] == 40
+    assert Planner(seen_reserved).draws_left() == Planner(seen_plain).draws_left() - 10
+    short = Round.from_seed("wenling", seed=bytes(32), options={"huangpai_pairs": 0})
+    wenling = read_view(short.view(0))
+    assert Planner(wenling).draws_left() == (wenling.wall_remaining - 1) // 4

@@ -86,6 +86,7 @@ class Seen:
     carry_pool: int
     santan_pairs: list[tuple[int, int]]
     claim_counts: list[list[int]]
+    options: dict[str, Any]  # the table's rule options from the view ({} when absent)
 
     @property
     def sets_needed(self) -> int:
@@ -204,6 +205,7 @@ def read_view(view: Any) -> Seen:
         carry_pool=int(v.get("carry_pool") or 0),
         santan_pairs=[tuple(p) for p in v.get("santan_pairs") or []],
         claim_counts=[list(r) for r in v.get("claim_counts") or [[0] * 4 for _ in range(4)]],
+        options=dict(v.get("options") or {}),
     )
 
 

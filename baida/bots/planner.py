@@ -31,8 +31,8 @@ from .targets import (
     wenling_value,
 )
 
-JIAXING_WALL_RESERVE = 0  # jx.wall_reserve default (the view does not carry options)
-WENLING_STOP = 17  # no draws at R <= 2 * huangpai_pairs + 1 (default 8 pairs)
+JIAXING_WALL_RESERVE = 0  # jx.wall_reserve default, when a view carries no options
+WENLING_HUANGPAI_PAIRS = 8  # wl.huangpai_pairs default: no draws at R <= 2 * pairs + 1
 LATER_STAGE_FACTOR = 0.8  # acceptance of an improved hand relative to the current one
 TENPAI_ACCEPT = 6.0  # live tiles a typical ready hand waits on (without wilds)
 STEP_ACCEPT = 9.0  # ... and how many more each further step away from ready accepts
@@ -84,13 +84,19 @@ class Planner:
     # -- basic facts -------------------------------------------------------------------------
     def draws_left(self, extra: int = 0) -> int:
         """Own draws still expected before the wall is exhausted."""
-        stop = JIAXING_WALL_RESERVE if self.seen.ruleset == "jiaxing" else WENLING_STOP
+        options = self.seen.options
+        if self.seen.ruleset == "jiaxing":
+            stop = options.get("wall_reserve", JIAXING_WALL_RESERVE)
+        else:
+            stop = 2 * options.get("huangpai_pairs", WENLING_HUANGPAI_PAIRS) + 1
         left = max(0, self.seen.wall_remaining - stop)
         return left // 4 + extra
 
     def targets(self, melds: Sequence[Meld]) -> list[Target]:
         if self.seen.ruleset == "jiaxing":
-            return open_targets(melds, "jiaxing")
+            return open_targets(
+                melds, "jiaxing", self.seen.options.get("require_pattern", True)
+            )
         targets = open_targets(melds, "wenling")
         if not self.patterns_in_wenling:
             targets = [t for t in targets if t.kind == "any"]

@@ -13,7 +13,14 @@ from typing import Any, ClassVar
 
 from ..evaluator import is_complete
 from ..hand import Hand, Meld
-from ..rules.options import JiaxingOptions, OptionError, Options, WenlingOptions, make_options
+from ..rules.options import (
+    JiaxingOptions,
+    OptionError,
+    Options,
+    WenlingOptions,
+    make_options,
+    options_to_json,
+)
 from ..scoring.request import ScoreRequest
 from ..tiles import NUM_KINDS, WILD, parse_tile, tile_str
 from . import actions as A
@@ -969,6 +976,7 @@ class Round:
         last = self.last_discard
         return View(
             ruleset=self.ruleset,
+            options=options_to_json(self.options),
             seat=seat,
             dealer=self.dealer,
             seat_winds=[self.seat_wind(s) for s in range(4)],

@@ -36,6 +36,7 @@ class View:
     """A seat's (``seat`` None: a spectator's) view of a hand; never the wall or the seed early."""
 
     ruleset: str
+    options: dict[str, Any]  # the table's rule options (public), every option named
     seat: int | None
     dealer: int
     seat_winds: list[str]

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..evaluator import shanten
+from ..evaluator import shanten, triplet_shanten
 
 NUM = 34
 HONOUR_SLICE = slice(27, 34)
@@ -85,13 +85,8 @@ def _honour_distance(honours: bytes, sets: int) -> int:
 
 @lru_cache(maxsize=200_000)
 def _triplet_distance(pool: bytes, sets: int) -> int:
-    """对对和 distance (no wilds) of the kinds in ``pool``: the best ``sets + 1`` kinds become
-    the triplets and the pair."""
-    capped = sorted((min(c, 3) for c in pool if c), reverse=True)
-    top = capped[: sets + 1] + [0] * max(0, sets + 1 - len(capped))
-    missing = sum(3 - c for c in top)
-    best = min(missing - (3 - c) + (2 - min(c, 2)) for c in top)
-    return best - 1
+    """对对和 distance (no wilds) of the kinds in ``pool``, cached by the pool."""
+    return triplet_shanten(pool, 0, sets)
 
 
 def distance(counts: Sequence[int], wilds: int, sets: int, target: Target) -> int:

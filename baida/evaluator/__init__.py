@@ -1,6 +1,6 @@
 """The hand evaluator: one table-driven module for wins, readings, waits and shanten with wilds."""
 
-from .core import PATTERNS, is_complete, pattern_shanten, shanten, waits
+from .core import PATTERNS, is_complete, pattern_shanten, shanten, triplet_shanten, waits
 from .readings import ALL_FACES, PAIR, SEQ, TRIPLET, Group, Reading, readings, wild_faces_of
 
 __all__ = [
@@ -15,6 +15,7 @@ __all__ = [
     "pattern_shanten",
     "readings",
     "shanten",
+    "triplet_shanten",
     "waits",
     "wild_faces_of",
 ]

@@ -106,18 +106,20 @@ def _part_vector(counts: Sequence[int], part: int) -> tuple[int, ...]:
     return VECTORS[honour_dist(key) if vid is None else vid]
 
 
-def _triplet_distance(counts: Sequence[int], sets: int, kinds: Sequence[int]) -> int:
-    """Fewest tiles missing for ``sets`` triplets and a pair using only ``kinds``."""
-    have = sorted((min(counts[k], 3) for k in kinds), reverse=True)
-    if len(have) < sets + 1:
-        have += [0] * (sets + 1 - len(have))
-    best = tables.INF
-    top = have[: sets + 1]
-    triplet_missing = sum(3 - c for c in top)
-    # one of the chosen kinds is the pair; a kind outside the top may be better as the pair
-    for c in top:
-        best = min(best, triplet_missing - (3 - c) + (2 - min(c, 2)))
-    return best
+def triplet_shanten(
+    counts: Sequence[int], wilds: int, sets: int, kinds: Sequence[int] | None = None
+) -> int:
+    """Shanten toward ``sets`` triplets and a pair (对对和) using only ``kinds`` (default all).
+
+    The best ``sets + 1`` kinds by count become the triplets and the pair; a wild fills one
+    missing tile.
+    """
+    pool = counts if kinds is None else [counts[k] for k in kinds]
+    have = sorted((min(c, 3) for c in pool), reverse=True)[: sets + 1]
+    have += [0] * (sets + 1 - len(have))
+    triplet_missing = sum(3 - c for c in have)
+    best = min(triplet_missing - (3 - c) + (2 - min(c, 2)) for c in have)
+    return best - wilds - 1
 
 
 def pattern_shanten(
@@ -142,5 +144,5 @@ def pattern_shanten(
     if pattern == "quanlaotou":
         return _part_vector(counts, 3)[2 * sets + 1] - wilds - 1
     if pattern == "duiduihe":
-        return _triplet_distance(counts, sets, range(34)) - wilds - 1
+        return triplet_shanten(counts, wilds, sets)
     raise ValueError(f"unknown pattern {pattern!r}; expected one of {', '.join(PATTERNS)}")

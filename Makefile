@@ -2,8 +2,11 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# property tests draw this many times their base number of random examples (tests/hypothesis_budget.py)
+BAIDA_TEST_SCALE ?= 10
+export BAIDA_TEST_SCALE
 
-.PHONY: test lint bench run clean
+.PHONY: test quicktest lint bench run clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -16,6 +19,9 @@ $(STAMP): pyproject.toml | $(BIN)/python
 test: $(STAMP)
 	$(BIN)/ruff check baida tests bench
 	$(BIN)/python -m pytest -n 2
+
+quicktest: $(STAMP)
+	BAIDA_TEST_SCALE=1 $(BIN)/python -m pytest -n 2
 
 lint: $(STAMP)
 	$(BIN)/ruff check baida tests bench

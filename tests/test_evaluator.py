@@ -12,6 +12,7 @@ from itertools import product
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from hypothesis_budget import examples
 
 from baida.evaluator import (
     is_complete,
@@ -124,7 +125,7 @@ def test_known_hands(text, expected):
     assert (shanten(counts, wilds, (sum(counts) + wilds - 2) // 3) == -1) is expected
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(winning_hands())
 def test_constructed_winning_hands_are_complete(case):
     counts, wilds = case
@@ -132,14 +133,14 @@ def test_constructed_winning_hands_are_complete(case):
     assert shanten(counts, wilds, 4) == -1
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(random_hands(14, max_wilds=2))
 def test_win_test_matches_every_face_reference(case):
     counts, wilds = case
     assert is_complete(counts, wilds) == ref_complete(counts, wilds)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.one_of(winning_hands(max_wilds=2), random_hands(14, max_wilds=2)))
 def test_readings_are_exactly_every_split(case):
     counts, wilds = case
@@ -171,7 +172,7 @@ def test_pure_wild_groups_take_every_face():
     assert len(faces) >= 55
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(random_hands(13, max_wilds=2))
 def test_waits_match_reference(case):
     counts, wilds = case
@@ -188,7 +189,7 @@ def test_waits_match_reference(case):
 mahjong_shanten = pytest.importorskip("mahjong.shanten")
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(random_hands(13, max_wilds=0))
 def test_shanten_without_wilds_matches_mahjong_package(case):
     counts, _ = case
@@ -196,7 +197,7 @@ def test_shanten_without_wilds_matches_mahjong_package(case):
     assert shanten(counts, 0, 4) == reference
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(random_hands(13, max_wilds=2))
 def test_a_wild_is_the_best_face(case):
     counts, wilds = case
@@ -232,7 +233,7 @@ def test_pattern_shanten():
         pattern_shanten(counts, 0, 4, "qiduizi")
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(random_hands(13, max_wilds=1), st.sampled_from(["qingyise", "hunyise", "quanlaotou"]))
 def test_pattern_shanten_is_shanten_of_the_kept_tiles(case, pattern):
     counts, wilds = case

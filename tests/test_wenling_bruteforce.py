@@ -14,6 +14,7 @@ from itertools import combinations_with_replacement, product
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis_budget import examples
 
 from baida.hand import Hand, make_meld
 from baida.rules.options import wenling_options
@@ -454,7 +455,7 @@ def _check(req: ScoreRequest) -> None:
 
 
 SETTINGS = settings(
-    max_examples=120,
+    max_examples=examples(120),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example],
 )
@@ -480,7 +481,7 @@ def test_scorer_matches_brute_force_wind_hands(req: ScoreRequest) -> None:
     _check(req)
 
 
-@settings(SETTINGS, max_examples=25)
+@settings(SETTINGS, max_examples=examples(25))
 @given(requests(max_wilds=3))
 def test_three_wilds_match_brute_force(req: ScoreRequest) -> None:
     """A normal win holding all three 得 is still scored by its best reading (every face)."""

@@ -19,20 +19,20 @@ from ..rules.options import (
     Options,
     WenlingOptions,
     make_options,
-    options_to_json,
 )
 from ..scoring.request import ScoreRequest
-from ..tiles import NUM_KINDS, WILD, parse_tile, tile_str
+from ..tiles import NUM_KINDS, parse_tile, tile_str
 from . import actions as A
+from . import settle
 from .actions import Action
 from .errors import IllegalAction, MalformedAction
 from .events import Event
+from .explain import explain
+from .phases import CLAIM, ENDED, ROB, SANTAN, TURN, WINDS  # also imported from here by others
 from .result import HandResult
-from .views import PlayerView, View, meld_json
+from .views import View, build_view, meld_json
 from .wall import check_wall, commitment, shuffled_wall
 
-TURN, CLAIM, ROB, SANTAN, ENDED = "turn", "claim", "rob", "santan", "ended"
-WINDS = "ESWN"
 TILE = [tile_str(k) for k in range(42)]  # faces by kind, for the hot path
 
 # Actions are immutable values: the common ones are built once and shared.
@@ -262,6 +262,10 @@ class Round:
         """A ruleset-level refusal, whatever the state (e.g. 'this table forbids 吃')."""
         return None
 
+    def _blocked_reason(self, seat: int) -> str:
+        """Why ``_win_blocked`` holds, in a player's words."""
+        return "you cannot win in this hand"
+
     # ------------------------------------------------------------------ helpers
 
     def seat_wind(self, seat: int) -> str:
@@ -489,7 +493,7 @@ class Round:
             legal = self._legal.get(action.seat, [])
         # A bot hands back one of the listed objects: test identity (in C) before equality.
         if not any(map(is_, legal, repeat(action))) and action not in legal:
-            raise IllegalAction(self._explain(action))
+            raise IllegalAction(explain(self, action))
         self.actions.append(action)
         self._out = []
         seat = action.seat
@@ -525,9 +529,9 @@ class Round:
         elif kind == A.WIN:
             tile = self.drawn[seat]
             assert tile is not None
-            self._finish_win(seat, "self_draw", tile, None)
+            settle.finish_win(self, seat, "self_draw", tile, None)
         elif kind == A.LAZI:
-            self._finish_win(seat, "lazi", None, None)
+            settle.finish_win(self, seat, "lazi", None, None)
         elif kind == A.AKONG:
             assert action.tile is not None
             tile = action.tile
@@ -558,7 +562,7 @@ class Round:
     def _advance(self, seat: int) -> None:
         """``seat`` takes its turn: draw from the head, or the hand ends when none is left."""
         if not self._can_draw():
-            self._end_draw()
+            settle.end_draw(self)
             return
         self.turn = seat
         self.phase = TURN
@@ -630,7 +634,7 @@ class Round:
         seat = action.seat
         self.claimed[discarder].append(len(self.discards[discarder]) - 1)
         if action.type == A.WIN:
-            self._finish_win(seat, "discard", tile, discarder)
+            settle.finish_win(self, seat, "discard", tile, discarder)
             return
         if action.type == A.CHI:
             assert action.tiles is not None
@@ -711,309 +715,27 @@ class Round:
             action = answers.get(seat)
             if action is not None and action.type == A.WIN:
                 self._emit("kong_robbed", kong_seat, tile=tile_str(tile), by=seat)
-                self._finish_win(seat, "rob_kong", tile, kong_seat)
+                settle.finish_win(self, seat, "rob_kong", tile, kong_seat)
                 return
         self._complete_bukong(kong_seat, tile)
 
-    # ------------------------------------------------------------------ scoring and the end
+    # ------------------------------------------------------------------ scoring (settle.py)
 
     def _scorer_hand(self, seat: int, exclude: int | None) -> Hand:
-        concealed = [WILD] * len(self.wild[seat])
-        counts = self.cnt[seat]
-        for kind in range(42):
-            if counts[kind]:
-                concealed.extend([kind] * counts[kind])
-        if exclude is not None:
-            concealed.remove(WILD if exclude in self.wild_kinds else exclude)
-        return Hand(concealed, list(self.melds[seat]), list(self.flowers[seat]))
-
-    def _score_request(
-        self, seat: int, win_by: str, tile: int | None, from_seat: int | None
-    ) -> ScoreRequest:
-        in_hand = win_by in ("self_draw",)
-        hand = self._scorer_hand(seat, tile if in_hand else None)
-        source = self.draw_source[seat]
-        req = ScoreRequest(
-            ruleset=self.ruleset,
-            options=self.options,
-            indicator=self.indicator,
-            winner=self._wind_index(seat),
-            hand=hand,
-            win_tile=None if tile is None else (WILD if tile in self.wild_kinds else tile),
-            win_by=win_by,
-            from_seat=None if from_seat is None else self._wind_index(from_seat),
-            base=self.base,
-            after_kong=win_by == "self_draw" and source == "kong",
-        )
-        self._request_extras(req, seat, win_by, from_seat)
-        return req
+        """The seat's hand as the scorer takes it (``settle.scorer_hand``)."""
+        return settle.scorer_hand(self, seat, exclude)
 
     def _score(
         self, seat: int, win_by: str, tile: int | None, from_seat: int | None
     ) -> dict[str, Any]:
-        """The scorer's verdict on a win (cached while no tile moves)."""
-        if self._scores_version != self._version:
-            self._scores = {}
-            self._scores_version = self._version
-        key = (seat, win_by, tile, from_seat)
-        found = self._scores.get(key)
-        if found is None:
-            from ..scoring import score
-
-            found = score(self._score_request(seat, win_by, tile, from_seat))
-            self._scores[key] = found
-        return found
-
-    def _finish_win(self, seat: int, win_by: str, tile: int | None, from_seat: int | None) -> None:
-        verdict = self._score(seat, win_by, tile, from_seat)
-        if win_by in ("discard", "rob_kong"):
-            assert tile is not None
-            self._add(seat, tile)  # the claimed or robbed tile joins the winning hand
-        self._emit(
-            "win",
-            seat,
-            win_by=win_by,
-            tile=None if tile is None else tile_str(tile),
-            **{"from": from_seat},
-        )
-        payments = [0, 0, 0, 0]
-        for wind, amount in verdict["payments"].items():
-            payments[(self.dealer + WINDS.index(wind)) % 4] = amount
-        carry_after = verdict.get("carry_pool_after") if self.ruleset == "jiaxing" else None
-        self._end(
-            HandResult(
-                outcome="win",
-                winner=seat,
-                win_by=win_by,
-                win_tile=tile,
-                from_seat=from_seat,
-                liable=self._liable_for(seat, win_by, from_seat),
-                payments=payments,
-                score=verdict,
-                carry_pool_after=carry_after,
-            )
-        )
-
-    def _end_draw(self) -> None:
-        carry_after, _ = self._draw_outcome()
-        self._end(
-            HandResult(
-                outcome="draw",
-                winner=None,
-                win_by=None,
-                win_tile=None,
-                from_seat=None,
-                liable=None,
-                payments=[0, 0, 0, 0],
-                score=None,
-                carry_pool_after=carry_after,
-            )
-        )
-
-    def _end(self, result: HandResult) -> None:
-        result.hands = [self._hand_json(s) for s in range(4)]
-        result.seed = self.seed.hex() if self.seed is not None else None
-        self.result = result
-        self.phase = ENDED
-        self.asked = {}
-        self.answers = {}
-        self._emit("hand_end", None, **result.to_json())
-
-    def _hand_json(self, seat: int) -> dict[str, Any]:
-        return {
-            "concealed": [tile_str(t) for t in self.concealed(seat)],
-            "melds": [meld_json(m) for m in self.melds[seat]],
-            "flowers": [tile_str(t) for t in self.flowers[seat]],
-        }
-
-    # ------------------------------------------------------------------ errors
-
-    def _explain(self, action: Action) -> str:
-        """Why ``action`` is not legal now, in a player's words."""
-        rule = self._explain_rule(action)
-        if rule is not None:
-            return rule
-        seat = action.seat
-        kind = action.type
-        waiting = self.to_act
-        if (
-            kind == A.CHI
-            and self.phase == CLAIM
-            and seat != ((self.window_from or 0) + 1) % 4
-            and seat != self.window_from
-        ):
-            return "吃 only from the player on your left (上家)"
-        if seat not in waiting:
-            if self.phase == TURN:
-                return f"not your turn: waiting for seat {self.turn}"
-            if seat in self.answers:
-                return "you have already answered"
-            seats = ", ".join(map(str, waiting))
-            if self.phase == CLAIM:
-                tile = tile_str(self.window_tile or 0)
-                if kind in (A.CHI, A.PON, A.MKONG, A.WIN, A.PASS):
-                    return f"you have no claim on {tile}"
-                return f"not your decision now: waiting for seat(s) {seats} to answer on {tile}"
-            if self.phase == ROB:
-                return "you cannot rob this kong (抢杠)"
-            return "not your decision now: waiting for seat(s) " + ", ".join(map(str, waiting))
-        legal = self.legal_actions(seat)
-        legal_types = {a.type for a in legal}
-        if self.phase == SANTAN:
-            return "三摊: answer continue (坚持) or give_up (放弃)"
-        if self.phase in (CLAIM, ROB):
-            tile = tile_str(self.window_tile or 0)
-            if kind in (A.DISCARD, A.AKONG, A.BUKONG, A.LAZI):
-                return f"answer the claim on {tile} first (pass or claim it)"
-            if kind in (A.CONTINUE, A.GIVE_UP):
-                return "there is no 三摊 question now"
-            if kind == A.WIN:
-                return self._win_refusal(seat, "discard" if self.phase == CLAIM else "rob_kong")
-            if kind == A.CHI:
-                if seat != ((self.window_from or 0) + 1) % 4:
-                    return "吃 only from the player on your left (上家)"
-                return f"you cannot 吃 {tile} with those tiles"
-            if kind == A.PON:
-                if self.cnt[seat][self.window_tile or 0] >= 2:
-                    return f"you passed on 碰 of {tile}: no 碰 of it until you draw"
-                return f"碰 needs two {tile} in your hand"
-            if kind == A.MKONG:
-                if self.cnt[seat][self.window_tile or 0] >= 3:
-                    return "no replacement tile left for a kong"
-                return f"明杠 needs three {tile} in your hand"
-            return "not possible now"
-        # own turn
-        if kind in (A.CHI, A.PON, A.MKONG, A.PASS):
-            return "there is no discard to claim: it is your turn to discard"
-        if kind in (A.CONTINUE, A.GIVE_UP):
-            return "there is no 三摊 question now"
-        if self.after_claim and kind != A.DISCARD:
-            return "after 吃/碰 you must discard"
-        if kind == A.DISCARD:
-            tile = action.tile
-            assert tile is not None
-            if tile in self.special_kinds:
-                return f"{tile_str(tile)} is a special tile: it cannot be played"
-            if self.wild[seat].count(tile) == 0 and self.cnt[seat][tile] == 0:
-                return f"you do not hold {tile_str(tile)}"
-            if seat in self.gave_up:
-                return "放弃: you must discard the tile you drew"
-            return f"you cannot discard {tile_str(tile)} now"
-        if kind == A.WIN:
-            return self._win_refusal(seat, "self_draw")
-        if kind == A.LAZI:
-            return "your hand holds no 腊子"
-        if kind in (A.AKONG, A.BUKONG):
-            if seat in self.gave_up:
-                return "放弃: you may only draw and discard"
-            if not self._can_draw():
-                return "no replacement tile left for a kong"
-            tile = tile_str(action.tile or 0)
-            if action.tile in self.wild_kinds:
-                return "a wild tile cannot be used in a kong"
-            if kind == A.AKONG:
-                return f"暗杠 needs four {tile} in your hand"
-            return f"补杠 needs your own 碰 of {tile} and the fourth {tile} in your hand"
-        return f"{kind} is not possible now (legal: {', '.join(sorted(legal_types))})"
-
-    def _win_refusal(self, seat: int, win_by: str) -> str:
-        if seat in self.gave_up and not getattr(self.options, "gaveup_can_win", False):
-            return "放弃: a player who gave up cannot win"
-        blocked = self._win_blocked(seat)
-        if blocked:
-            return self._blocked_reason(seat)
-        if win_by == "self_draw":
-            if self.after_claim or self.drawn[seat] is None:
-                return "you can only win on a tile you drew"
-            if not self._complete_with(seat, None):
-                return "your hand is not complete"
-            return self._score(seat, "self_draw", self.drawn[seat], None).get("reason") or (
-                "this win is not allowed"
-            )
-        tile = self.window_tile
-        assert tile is not None and self.window_from is not None
-        if not self._complete_with(seat, tile):
-            return f"{tile_str(tile)} does not complete your hand"
-        return (
-            self._score(seat, win_by, tile, self.window_from).get("reason")
-            or "this win is not allowed"
-        )
-
-    def _blocked_reason(self, seat: int) -> str:
-        return "you cannot win in this hand"
+        """The scorer's verdict on a win, cached while no tile moves (``settle.score``)."""
+        return settle.score(self, seat, win_by, tile, from_seat)
 
     # ------------------------------------------------------------------ views and records
 
     def view(self, seat: int | None) -> View:
         """What ``seat`` may see (None: a spectator); the wall and an unrevealed seed never."""
-        if seat is not None and seat not in (0, 1, 2, 3):
-            raise ValueError(f"a seat is 0-3 or None, got {seat!r}")
-        ended = self.phase == ENDED
-        players = []
-        for s in range(4):
-            own = ended or s == seat
-            melds = []
-            for meld in self.melds[s]:
-                if meld.kind == "akong" and not own:
-                    melds.append({"type": "akong", "tiles": None, "from": None})
-                else:
-                    melds.append(meld_json(meld))
-            drawn = self.drawn[s] if (s == seat and self.phase == TURN and s == self.turn) else None
-            players.append(
-                PlayerView(
-                    seat=s,
-                    wind=self.seat_wind(s),
-                    concealed=[tile_str(t) for t in self.concealed(s)] if own else None,
-                    concealed_count=self.concealed_count(s),
-                    drawn=tile_str(drawn) if drawn is not None else None,
-                    melds=melds,
-                    discards=[tile_str(t) for t in self.discards[s]],
-                    claimed=list(self.claimed[s]),
-                    flowers=[tile_str(t) for t in self.flowers[s]],
-                    gave_up=s in self.gave_up,
-                )
-            )
-        last = self.last_discard
-        return View(
-            ruleset=self.ruleset,
-            options=options_to_json(self.options),
-            seat=seat,
-            dealer=self.dealer,
-            seat_winds=[self.seat_wind(s) for s in range(4)],
-            round_wind=WINDS[self.round_wind] if self.ruleset == "jiaxing" else None,
-            dice=list(self.dice),
-            commitment=self.commitment,
-            seed=self.seed.hex() if (ended and self.seed is not None) else None,
-            indicator=tile_str(self.indicator),
-            wilds=[tile_str(k) for k in self.wilds],
-            specials=[tile_str(k) for k in self.specials],
-            phase=self.phase,
-            turn=self.turn,
-            to_act=self._visible_to_act(seat),
-            wall_remaining=self.remaining,
-            last_discard=None if last is None else {"seat": last[0], "tile": tile_str(last[1])},
-            robbable=self._robbable(),
-            players=players,
-            santan_pairs=[list(p) for p in self.santan_pairs],
-            claim_counts=[list(row) for row in self.claim_counts],
-            sheng_phase=self.sheng_phase,
-            carry_pool=self.carry_pool if self.ruleset == "jiaxing" else None,
-            result=self.result.to_json() if self.result is not None else None,
-        )
-
-    def _robbable(self) -> dict[str, Any] | None:
-        """The 补杠 that may be robbed now (public: the bukong event announced it)."""
-        if self.phase != ROB or self.window_from is None or self.window_tile is None:
-            return None
-        return {"seat": self.window_from, "tile": tile_str(self.window_tile)}
-
-    def _visible_to_act(self, seat: int | None) -> list[int]:
-        """Who must decide, as ``seat`` may know it: in a claim or rob window only whether
-        oneself is asked (who else holds a claim is private)."""
-        waiting = self.to_act
-        if self.phase in (CLAIM, ROB):
-            return [seat] if seat in waiting else []
-        return list(waiting)
+        return build_view(self, seat)
 
     def record(self) -> dict[str, Any]:
         """The game record of this hand (``docs/records.md``)."""

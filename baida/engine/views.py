@@ -1,13 +1,19 @@
-"""What one seat (or a spectator) may see of a hand, as plain data with a JSON form."""
+"""What one seat (or a spectator) may see of a hand, as plain data with a JSON form, and
+``build_view``, which makes one from a ``Round`` (``Round.view``)."""
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..hand import Meld
+from ..rules.options import options_to_json
 from ..tiles import tile_str
 from .errors import MalformedAction
+from .phases import CLAIM, ENDED, ROB, TURN, WINDS
+
+if TYPE_CHECKING:
+    from .round import Round
 
 
 def meld_json(meld: Meld) -> dict[str, Any]:
@@ -85,3 +91,77 @@ class View:
     def me(self) -> PlayerView | None:
         """The viewer's own seat (None for a spectator)."""
         return None if self.seat is None else self.players[self.seat]
+
+
+def build_view(rnd: Round, seat: int | None) -> View:
+    """What ``seat`` may see (None: a spectator); the wall and an unrevealed seed never."""
+    if seat is not None and seat not in (0, 1, 2, 3):
+        raise ValueError(f"a seat is 0-3 or None, got {seat!r}")
+    ended = rnd.phase == ENDED
+    players = []
+    for s in range(4):
+        own = ended or s == seat
+        melds = []
+        for meld in rnd.melds[s]:
+            if meld.kind == "akong" and not own:
+                melds.append({"type": "akong", "tiles": None, "from": None})
+            else:
+                melds.append(meld_json(meld))
+        drawn = rnd.drawn[s] if (s == seat and rnd.phase == TURN and s == rnd.turn) else None
+        players.append(
+            PlayerView(
+                seat=s,
+                wind=rnd.seat_wind(s),
+                concealed=[tile_str(t) for t in rnd.concealed(s)] if own else None,
+                concealed_count=rnd.concealed_count(s),
+                drawn=tile_str(drawn) if drawn is not None else None,
+                melds=melds,
+                discards=[tile_str(t) for t in rnd.discards[s]],
+                claimed=list(rnd.claimed[s]),
+                flowers=[tile_str(t) for t in rnd.flowers[s]],
+                gave_up=s in rnd.gave_up,
+            )
+        )
+    last = rnd.last_discard
+    return View(
+        ruleset=rnd.ruleset,
+        options=options_to_json(rnd.options),
+        seat=seat,
+        dealer=rnd.dealer,
+        seat_winds=[rnd.seat_wind(s) for s in range(4)],
+        round_wind=WINDS[rnd.round_wind] if rnd.ruleset == "jiaxing" else None,
+        dice=list(rnd.dice),
+        commitment=rnd.commitment,
+        seed=rnd.seed.hex() if (ended and rnd.seed is not None) else None,
+        indicator=tile_str(rnd.indicator),
+        wilds=[tile_str(k) for k in rnd.wilds],
+        specials=[tile_str(k) for k in rnd.specials],
+        phase=rnd.phase,
+        turn=rnd.turn,
+        to_act=_visible_to_act(rnd, seat),
+        wall_remaining=rnd.remaining,
+        last_discard=None if last is None else {"seat": last[0], "tile": tile_str(last[1])},
+        robbable=_robbable(rnd),
+        players=players,
+        santan_pairs=[list(p) for p in rnd.santan_pairs],
+        claim_counts=[list(row) for row in rnd.claim_counts],
+        sheng_phase=rnd.sheng_phase,
+        carry_pool=rnd.carry_pool if rnd.ruleset == "jiaxing" else None,
+        result=rnd.result.to_json() if rnd.result is not None else None,
+    )
+
+
+def _robbable(rnd: Round) -> dict[str, Any] | None:
+    """The 补杠 that may be robbed now (public: the bukong event announced it)."""
+    if rnd.phase != ROB or rnd.window_from is None or rnd.window_tile is None:
+        return None
+    return {"seat": rnd.window_from, "tile": tile_str(rnd.window_tile)}
+
+
+def _visible_to_act(rnd: Round, seat: int | None) -> list[int]:
+    """Who must decide, as ``seat`` may know it: in a claim or rob window only whether
+    oneself is asked (who else holds a claim is private)."""
+    waiting = rnd.to_act
+    if rnd.phase in (CLAIM, ROB):
+        return [seat] if seat in waiting else []
+    return list(waiting)

@@ -108,11 +108,11 @@ def wenling_requests(n: int, seed: int = 12) -> list[ScoreRequest]:
             if seat != winner:
                 others[seat] = Hand(pool[:16], [], [])
                 pool = pool[16:]
+        win_by = rng.choice(("self_draw", "discard"))
         out.append(ScoreRequest(
             ruleset="wenling", options=options, indicator=indicator, winner=winner,
-            hand=Hand(concealed, melds, flowers), win_tile=win_tile,
-            win_by=rng.choice(("self_draw", "discard")),
-            from_seat=(winner + 1) % 4, others=others,
+            hand=Hand(concealed, melds, flowers), win_tile=win_tile, win_by=win_by,
+            from_seat=(winner + 1) % 4 if win_by == "discard" else None, others=others,
         ))
     return out
 

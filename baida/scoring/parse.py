@@ -280,13 +280,11 @@ def _check_jiaxing(req: ScoreRequest) -> None:
         if key in seats_in:
             raise ScoreInputError(f"santan[{i}]", "this 承包 pair is listed twice")
         seats_in.add(key)
-    partners = {s for pair in req.santan for s in pair}
     if req.santan and not getattr(req.options, "santan_enabled", True):
         raise ScoreInputError("santan", "三摊 is off at this table (santan_enabled is false)")
+    # A seat that gave up may still end in a pair later (others claiming its discards), so
+    # being both is not malformed; a gave-up payer pays nothing either way.
     for i, seat in enumerate(req.gave_up):
-        if seat in partners:
-            raise ScoreInputError(f"gave_up[{i}]", f"{SEAT_WINDS[seat]} is a 承包方 and so does"
-                                  " not choose 放弃")
         if req.gave_up.count(seat) > 1:
             raise ScoreInputError(f"gave_up[{i}]", f"{SEAT_WINDS[seat]} is listed twice")
     if req.gave_up and not req.santan:

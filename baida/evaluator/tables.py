@@ -61,7 +61,8 @@ def _groups_with_lowest(counts: bytes, i: int, sequences: bool, allow_pair: bool
                 yield False, naturals, 3 - len(naturals)
 
 
-def _minus(counts: bytes, used: tuple[int, ...]) -> bytes:
+def minus(counts: bytes, used: tuple[int, ...]) -> bytes:
+    """``counts`` with one copy of each index in ``used`` taken away."""
     arr = bytearray(counts)
     for p in used:
         arr[p] -= 1
@@ -76,7 +77,7 @@ def _need(counts: bytes, sequences: bool, pair: bool) -> int:
         return 2 if pair else 0
     best = INF
     for is_pair, used, wilds in _groups_with_lowest(counts, i, sequences, pair):
-        rest = _need(_minus(counts, used), sequences, pair and not is_pair)
+        rest = _need(minus(counts, used), sequences, pair and not is_pair)
         if wilds + rest < best:
             best = wilds + rest
     return best
@@ -88,9 +89,9 @@ def _dist(counts: bytes, sequences: bool) -> tuple[int, ...]:
     i = next((k for k, c in enumerate(counts) if c), -1)
     if i < 0:
         return tuple(3 * (j // 2) + 2 * (j % 2) for j in range(VEC_LEN))
-    best = list(_dist(_minus(counts, (i,)), sequences))  # throw one copy of i away
+    best = list(_dist(minus(counts, (i,)), sequences))  # throw one copy of i away
     for is_pair, used, missing in _groups_with_lowest(counts, i, sequences, True):
-        sub = _dist(_minus(counts, used), sequences)
+        sub = _dist(minus(counts, used), sequences)
         if is_pair:
             for k in range(MAX_SETS + 1):
                 value = sub[2 * k] + missing

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..evaluator.tables import minus
 from ..tiles import EAST
 from .jiaxing_items import Shape
 from .jiaxing_shapes import MeldSummary
@@ -57,15 +58,11 @@ def _groups(counts: list[int], i: int):
                 yield len(faces), 0, True, used, faces
 
 
-def _minus(key: bytes, used: tuple[int, ...]) -> bytes:
-    arr = bytearray(key)
-    for p in used:
-        arr[p] -= 1
-    return bytes(arr)
-
-
 def _mask(key: bytes) -> int:
-    """The feature mask of a suit part (9 counts), cached per count vector."""
+    """The feature mask of a suit part (9 counts), cached per count vector.
+
+    ``_mask_room`` without a room limit, kept apart because this is the hot path.
+    """
     found = _MASKS.get(key)
     if found is not None:
         return found
@@ -78,7 +75,7 @@ def _mask(key: bytes) -> int:
         return 1
     out = 0
     for dw, dp, run, used, _ in _groups(counts, i):
-        src = _mask(_minus(key, used))
+        src = _mask(minus(key, used))
         if dp:
             src &= _P0
         src = (src << (dw * 4 + dp * 2)) & _FULL
@@ -124,7 +121,7 @@ def _mask_room(key: bytes, room: bytes, budget: int = MAX_WILDS) -> int:
         left = fits(room, faces)
         if left is None:
             continue
-        src = _mask_room(_minus(key, used), left, budget - dw)
+        src = _mask_room(minus(key, used), left, budget - dw)
         if dp:
             src &= _P0
         src = (src << (dw * 4 + dp * 2)) & _FULL
@@ -180,7 +177,7 @@ def suit_faces(
         left = None if room is None else fits(room, faces)
         if room is not None and left is None:
             continue
-        rest = _minus(key, used)
+        rest = minus(key, used)
         w, p = wilds - dw, pair - dp
         mask = _mask(rest) if left is None else _mask_room(rest, left, w)
         bits = mask >> (w * 4 + p * 2)

@@ -81,14 +81,6 @@ class ChunkResult:
     engine_errors: list[str] = field(default_factory=list)  # sets dropped, with the reason
 
 
-def _fallback(legal: Sequence[Any]) -> Any:
-    """What the arena plays for a bot whose answer was illegal: pass, else the first action."""
-    for a in legal:
-        if a.type == "pass":
-            return a
-    return legal[0]
-
-
 def play_hand(
     ruleset: str,
     seed: int,
@@ -98,36 +90,27 @@ def play_hand(
     tallies: dict[str, BotTally],
 ) -> dict[str, Any]:
     """Play one hand with ``seating`` (bot name per seat); returns the result JSON."""
-    from ..engine.round import Round
+    from ..engine.match import Match
+    from ..table import TableDriver, TableTiming, bot_modes, play_bots
 
-    rnd = Round.from_seed(ruleset, engine_seed(seed), options=options)
+    match = Match(ruleset, options, hands=1)
+    driver = TableDriver(match, timing=TableTiming.instant(), modes=bot_modes(None))
     bots: list[Policy] = [
         make_bot(name, seed=(seed * 16 + rotation * 4 + s)) for s, name in enumerate(seating)
     ]
-    clock = time.perf_counter
-    steps = 0
-    while not rnd.ended:
-        seat = rnd.to_act[0]
-        legal = rnd.legal_actions(seat)
-        view = rnd.view(seat)
-        tally = tallies[seating[seat]]
-        start = clock()
-        try:
-            action = bots[seat].choose(view, legal)
-            ok = action in legal
-            problem = "" if ok else f"illegal answer {action!r}"
-        except Exception as exc:  # a bot bug must not stop the arena; it is reported
-            ok, problem, action = False, f"{type(exc).__name__}: {exc}", None
-        tally.timing.add(clock() - start)
-        if not ok:
+
+    def record(turn: Any, seconds: float, problem: str) -> None:
+        tally = tallies[seating[turn.seat]]
+        tally.timing.add(seconds)
+        if problem:
             tally.illegal += 1
             if len(tally.errors) < 5:
-                tally.errors.append(f"seed {seed} rotation {rotation} seat {seat}: {problem}")
-            action = _fallback(legal)
-        rnd.apply(action)
-        steps += 1
-        if steps > 5000:
-            raise RuntimeError(f"seed {seed}: the hand did not end after 5000 decisions")
+                tally.errors.append(f"seed {seed} rotation {rotation} seat {turn.seat}: {problem}")
+
+    driver.start_hand(engine_seed(seed), 0.0)
+    play_bots(driver, bots, on_decision=record)
+    rnd = driver.round
+    assert rnd is not None and rnd.result is not None
     return rnd.result.to_json()
 
 

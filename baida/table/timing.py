@@ -1,0 +1,71 @@
+"""How long a table waits: claim windows, the uniform pause, turn timers, bots' pace."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+# prompt kinds (the engine's phases in which a seat decides)
+TURN, CLAIM, ROB, SANTAN = "turn", "claim", "rob", "santan"
+
+
+class TimingError(ValueError):
+    """A timing setting out of range; the message names it."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableTiming:
+    """Seconds. ``None`` for a limit means no limit (the terminal game, the arena).
+
+    * ``pause``: after every discard and every 补杠 each seat sees the same pause before
+      anything else happens, whether or not anyone may claim (a window that opens only when
+      someone can claim would tell the table that someone holds a pair, a run or a win).
+    * ``claim``: the time a seat has to answer a claim or 抢杠 window; a timeout passes.
+    * ``turn`` + ``bank``: the time to discard, then the seat's bank for this hand; a timeout
+      hands the seat to 托管 until the player takes it back.
+    * ``santan``: the time to answer the 三摊 question; a timeout lets 托管 answer.
+    * ``bot_turn`` / ``bot_claim`` / ``auto``: how long a bot (or 托管) takes to answer a
+      turn, a window; ``bot_claim`` stays below ``pause`` so a bot never shows by its pace
+      that it had something to decide.
+    """
+
+    pause: float = 1.0
+    claim: float | None = 5.0
+    turn: float | None = 12.0
+    bank: float = 20.0
+    santan: float | None = 10.0
+    bot_turn: float = 0.9
+    bot_claim: float = 0.5
+    between_hands: float | None = 20.0
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is None and f.name in ("claim", "turn", "santan", "between_hands"):
+                continue
+            if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+                raise TimingError(f"timing.{f.name}: a number of seconds >= 0, got {value!r}")
+            if value > 3600:
+                raise TimingError(f"timing.{f.name}: at most 3600 seconds, got {value!r}")
+
+    @classmethod
+    def instant(cls) -> TableTiming:
+        """No pauses, no limits, bots answer at once: the arena and the terminal game."""
+        return cls(
+            pause=0.0, claim=None, turn=None, bank=0.0, santan=None,
+            bot_turn=0.0, bot_claim=0.0, between_hands=None,
+        )
+
+    def limit(self, kind: str) -> float | None:
+        """The free time of a prompt of ``kind`` (the bank comes on top for a turn)."""
+        if kind == TURN:
+            return self.turn
+        if kind == SANTAN:
+            return self.santan
+        return self.claim
+
+    def bot_delay(self, kind: str) -> float:
+        return self.bot_turn if kind in (TURN, SANTAN) else min(self.bot_claim, self.pause)
+
+    def to_json(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}

@@ -1,0 +1,247 @@
+"""The table driver: prompts, refusals, the uniform pause, deadlines, 托管, bots."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import pytest
+
+from baida.bots.policy import make_bot
+from baida.engine import Action, Match, Round
+from baida.table import Refused, SeatMode, TableDriver, TableTiming, bot_modes, play_bots
+
+# dyadic numbers, so sums of times are exact
+TIMING = TableTiming(
+    pause=1.0, claim=4.0, turn=8.0, bank=4.0, santan=8.0, bot_turn=0.75, bot_claim=0.5,
+)
+
+
+def seed(n: int) -> bytes:
+    return hashlib.sha256(f"driver-test:{n}".encode()).digest()
+
+
+def simulate(
+    driver: TableDriver, policies: list[Any], *, person_delay: float = 0.25, now: float = 0.0
+) -> list[tuple[float, Any, dict[str, Any]]]:
+    """Run the hand on virtual time; seats in PLAYER mode answer with their policy after
+    ``person_delay``; returns every message with its time."""
+    log: list[tuple[float, Any, dict[str, Any]]] = []
+    answer_at: dict[int, tuple[float, int]] = {}
+    for _ in range(100_000):
+        driver.advance(now)
+        for recipient, message in driver.drain():
+            log.append((now, recipient, message))
+            if message["type"] == "prompt" and recipient is not None:
+                answer_at[recipient] = (now + person_delay, message["seq"])
+        progressed = False
+        for turn in driver.bot_turns(now):
+            driver.submit(turn.seat, turn.seq, policies[turn.seat].choose(turn.view, turn.legal), now)
+            progressed = True
+        for seat, (when, seq) in list(answer_at.items()):
+            prompt = driver.prompts.get(seat)
+            if when <= now and prompt is not None and prompt.seq == seq:
+                if driver.modes[seat] == SeatMode.PLAYER:
+                    rnd = driver.round
+                    assert rnd is not None
+                    choice = policies[seat].choose(rnd.view(seat), prompt.legal)
+                    driver.submit(seat, seq, choice, now)
+                    progressed = True
+                del answer_at[seat]
+        if progressed:
+            continue
+        if driver.hand_over and driver.idle:
+            return log
+        wake = [t for t, _ in answer_at.values()]
+        nxt = driver.next_wakeup()
+        if nxt is not None:
+            wake.append(nxt)
+        assert wake, "the table is stuck"
+        now = max(now, min(wake))
+    raise AssertionError("the hand did not end")
+
+
+def listen_all(driver: TableDriver) -> None:
+    driver.listeners.update({0, 1, 2, 3, None})
+
+
+@pytest.mark.parametrize("ruleset", ["jiaxing", "wenling"])
+def test_driver_plays_the_same_hand_as_the_engine(ruleset: str) -> None:
+    for n in range(3):
+        bots = [make_bot("greedy", seed=s) for s in range(4)]
+        rnd = Round.from_seed(ruleset, seed(n))
+        while not rnd.ended:
+            s = rnd.to_act[0]
+            rnd.apply(bots[s].choose(rnd.view(s), rnd.legal_actions(s)))
+        direct = rnd.result.to_json()
+
+        bots = [make_bot("greedy", seed=s) for s in range(4)]
+        driver = TableDriver(Match(ruleset, hands=1), timing=TableTiming.instant(),
+                             modes=bot_modes(None))
+        driver.start_hand(seed(n), 0.0)
+        play_bots(driver, bots)
+        assert driver.round is not None and driver.round.result is not None
+        assert driver.round.result.to_json() == direct
+
+
+@pytest.mark.parametrize("ruleset", ["jiaxing", "wenling"])
+def test_every_seat_sees_the_same_pause_after_every_discard(ruleset: str) -> None:
+    windows = 0
+    for n in range(4):
+        driver = TableDriver(Match(ruleset, hands=1), timing=TIMING, modes=bot_modes(None))
+        listen_all(driver)
+        driver.start_hand(seed(n), 0.0)
+        log = simulate(driver, [make_bot("greedy", seed=s) for s in range(4)])
+        by_recipient: dict[Any, list[tuple[float, dict[str, Any]]]] = {}
+        for now, recipient, message in log:
+            by_recipient.setdefault(recipient, []).append((now, message))
+        rnd = driver.round
+        assert rnd is not None
+        windows += sum(1 for a in rnd.actions if a.type == "pass")
+        for recipient, messages in by_recipient.items():
+            event_times = [(t, m) for t, m in messages if m["type"] == "events"]
+            for i, (t, message) in enumerate(event_times):
+                last = message["events"][-1]
+                if last["type"] in ("discard", "bukong") and i + 1 < len(event_times):
+                    # nothing else reaches the seat before the pause ends, prompts aside
+                    following = [
+                        (u, m) for u, m in messages if t < u < t + TIMING.pause
+                        and m["type"] not in ("prompt",)
+                    ]
+                    assert following == [], (recipient, last, following)
+                    assert event_times[i + 1][0] == t + TIMING.pause, (recipient, last)
+    assert windows > 0  # claim windows did open in these hands (and did not show)
+
+
+def test_refusals_change_nothing_and_reveal_nothing() -> None:
+    driver = TableDriver(Match("jiaxing", hands=1), timing=TableTiming.instant())
+    driver.listeners.update({0, 1, 2, 3})
+    rnd = driver.start_hand(seed(1), 0.0)
+    dealer = rnd.dealer
+    prompt = driver.prompts[dealer]
+    state = (rnd.view(None).to_json(), len(rnd.actions))
+    other = (dealer + 1) % 4
+    cases: list[tuple[int, Any, Any, str]] = [
+        (other, prompt.seq, prompt.legal[0].to_json(), "no_prompt"),  # not asked
+        (dealer, prompt.seq + 1, prompt.legal[0], "stale"),
+        (dealer, prompt.seq - 1, prompt.legal[0], "stale"),
+        (dealer, "1", prompt.legal[0], "stale"),
+        (dealer, True, prompt.legal[0], "stale"),
+        (dealer, prompt.seq, {"type": "pon"}, "not_offered"),
+        (dealer, prompt.seq, {"type": "discard", "tile": "nonsense"}, "malformed"),
+        (dealer, prompt.seq, {"type": "discard", "tile": "5m", "seat": other}, "malformed"),
+        (dealer, prompt.seq, ["discard"], "malformed"),
+        (dealer, prompt.seq, Action("pass", dealer), "not_offered"),
+    ]
+    for seat, seq, action, code in cases:
+        with pytest.raises(Refused) as caught:
+            driver.submit(seat, seq, action, 0.0)
+        assert caught.value.code == code, (seat, seq, action)
+        assert (rnd.view(None).to_json(), len(rnd.actions)) == state
+    # a seat without a prompt is told the same whatever the state of the hand
+    with pytest.raises(Refused) as first:
+        driver.submit(other, 0, {"type": "pass"}, 0.0)
+    assert first.value.message == "no decision is pending for you"
+
+
+def test_a_claim_timeout_passes_and_a_turn_timeout_goes_to_tuoguan() -> None:
+    timing = TableTiming(pause=0.0, claim=2.0, turn=4.0, bank=2.0, santan=4.0,
+                         bot_turn=0.5, bot_claim=0.0)
+    for n in range(40):
+        driver = TableDriver(Match("jiaxing", hands=1), timing=timing)
+        driver.listeners.update({0, 1, 2, 3})
+        rnd = driver.start_hand(seed(100 + n), 0.0)
+        # play turns at once (discard the drawn tile) until a claim window opens
+        now = 0.0
+        while not rnd.ended and rnd.phase == "turn":
+            seat = rnd.turn
+            p = driver.prompts[seat]
+            choice = next((a for a in p.legal if a.type == "discard"
+                           and a.tile == rnd.drawn[seat]), None)
+            driver.submit(seat, p.seq, choice or p.legal[-1], now)
+            driver.advance(now)
+        if rnd.phase != "claim":
+            continue
+        asked = sorted(driver.prompts)
+        driver.drain()
+        driver.advance(now + 1.5)
+        assert sorted(driver.prompts) == asked  # not yet
+        driver.advance(now + 2.0)
+        assert all(a.type == "pass" for a in rnd.actions[-len(asked):])
+        closed = [m for r, m in driver.drain() if m["type"] == "prompt_closed"]
+        assert len(closed) == len(asked)
+        assert all(m == SeatMode.PLAYER for m in driver.modes)
+        # the next turn: nobody answers; at free time + bank the seat goes to 托管
+        seat = rnd.turn
+        p = driver.prompts[seat]
+        assert p.deadline == p.released + 4.0 + 2.0
+        driver.advance(p.released + 5.9)
+        assert driver.modes[seat] == SeatMode.PLAYER
+        driver.advance(p.released + 6.0)
+        assert driver.modes[seat] == SeatMode.AUTO
+        notices = [m for r, m in driver.drain() if m["type"] == "seat_mode"]
+        assert len(notices) == 4  # every seat is told
+        assert notices[0] == {"type": "seat_mode", "seat": seat, "mode": "auto",
+                              "reason": "timeout"}
+        turns = driver.bot_turns(p.released + 6.0)
+        assert [t.seat for t in turns] == [seat]
+        driver.submit(seat, turns[0].seq, turns[0].legal[-1], p.released + 6.0)
+        driver.take_back(seat, p.released + 7.0)
+        assert driver.modes[seat] == SeatMode.PLAYER
+        return
+    pytest.fail("no claim window in 40 hands")
+
+
+def test_the_bank_is_spent_only_beyond_the_free_time() -> None:
+    timing = TableTiming(pause=0.0, claim=2.0, turn=4.0, bank=3.0, santan=4.0)
+    driver = TableDriver(Match("jiaxing", hands=1), timing=timing)
+    rnd = driver.start_hand(seed(7), 0.0)
+    seat = rnd.dealer
+    p = driver.prompts[seat]
+    discard = next(a for a in p.legal if a.type == "discard")
+    driver.submit(seat, p.seq, discard, 5.0)  # 1 s into the bank
+    assert driver.bank[seat] == 2.0
+    assert driver.bank[(seat + 1) % 4] == 3.0
+
+
+def test_snapshots_wait_for_the_pause_and_for_windows_of_others() -> None:
+    for n in range(60):
+        driver = TableDriver(Match("jiaxing", hands=1), timing=TIMING, modes=bot_modes(None))
+        rnd = driver.start_hand(seed(200 + n), 0.0)
+        bots = [make_bot("greedy", seed=s) for s in range(4)]
+        now = 0.0
+        while not rnd.ended:
+            driver.advance(now)
+            turns = driver.bot_turns(now)
+            for t in turns:
+                driver.submit(t.seat, t.seq, bots[t.seat].choose(t.view, t.legal), now)
+            if rnd.phase == "claim":
+                asked = set(driver.prompts)
+                for s in range(4):
+                    assert driver.snapshot_ready(s) == (s in asked and driver.idle)
+                assert not driver.snapshot_ready(None)
+                return
+            if not driver.idle:
+                assert not driver.snapshot_ready(0)
+            nxt = driver.next_wakeup()
+            if not turns:
+                assert nxt is not None
+                now = nxt
+    pytest.fail("no claim window")
+
+
+def test_a_bot_that_fails_is_replaced_by_the_safe_action() -> None:
+    class Broken:
+        name = "broken"
+
+        def choose(self, view: Any, legal: Any) -> Any:
+            raise RuntimeError("boom")
+
+    problems: list[str] = []
+    driver = TableDriver(Match("wenling", hands=1), timing=TableTiming.instant(),
+                         modes=bot_modes(None))
+    driver.start_hand(seed(3), 0.0)
+    play_bots(driver, [Broken(), make_bot("random", seed=1), make_bot("random", seed=2),
+                       make_bot("random", seed=3)],
+              on_decision=lambda turn, s, problem: problems.append(problem) if problem else None)
+    assert driver.hand_over and problems and all("boom" in p for p in problems)

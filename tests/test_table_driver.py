@@ -36,7 +36,8 @@ def simulate(
                 answer_at[recipient] = (now + person_delay, message["seq"])
         progressed = False
         for turn in driver.bot_turns(now):
-            driver.submit(turn.seat, turn.seq, policies[turn.seat].choose(turn.view, turn.legal), now)
+            choice = policies[turn.seat].choose(turn.view, turn.legal)
+            driver.submit(turn.seat, turn.seq, choice, now)
             progressed = True
         for seat, (when, seq) in list(answer_at.items()):
             prompt = driver.prompts.get(seat)

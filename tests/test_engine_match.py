@@ -214,3 +214,44 @@ def test_match_keeps_a_record_per_hand_that_replays() -> None:
     assert [r["dealer"] for r in match.records] == [0, 1]
     assert match.records[1]["carry_pool"] == match.history[0].carry_pool_after
     assert all(replay(r).matches for r in match.records)
+
+
+@pytest.mark.parametrize("ruleset", ["jiaxing", "wenling"])
+def test_a_match_saved_between_hands_goes_on_the_same(ruleset: str) -> None:
+    from baida.bots.policy import make_bot
+
+    def play(match: Match, n: int) -> None:
+        bots = [make_bot("greedy", seed=s) for s in range(4)]
+        rnd = match.start_hand(bytes([n]) * 32)
+        while not rnd.ended:
+            seat = rnd.to_act[0]
+            match.apply(bots[seat].choose(rnd.view(seat), rnd.legal_actions(seat)))
+
+    live = Match(ruleset, {"allow_chi": False} if ruleset == "jiaxing" else None, hands=6)
+    for n in range(3):
+        play(live, n)
+    saved = Match.from_state(live.state())
+    assert saved.state() == live.state()
+    for n in range(3, 6):
+        play(live, n)
+        play(saved, n)
+        assert saved.state() == live.state()
+    assert saved.over and live.over
+
+
+def test_a_rebuilt_hand_resumes_in_its_match() -> None:
+    from baida.engine import Round
+
+    match = Match("jiaxing", hands=2)
+    rnd = match.start_hand(b"\x01" * 32)
+    first = rnd.legal_actions(rnd.dealer)[-1]
+    match.apply(first)
+    restored = Match.from_state({**match.state(), "hand_number": 0})
+    assert restored.hand_number == 0
+    again = Round.from_seed("jiaxing", b"\x01" * 32, dealer=restored.dealer)
+    again.apply(first)
+    restored.resume_hand(again)
+    assert restored.current is again and restored.legal_actions(again.turn)
+    other = Match.from_state({**match.state(), "hand_number": 0})
+    with pytest.raises(IllegalAction, match="not dealt at this table"):
+        other.resume_hand(Round.from_seed("jiaxing", b"\x01" * 32, dealer=2))

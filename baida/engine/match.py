@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..rules.options import JiaxingOptions
+from ..rules.options import JiaxingOptions, options_to_json
+from ..tiles import parse_tile, tile_str
 from .actions import Action
 from .errors import IllegalAction
 from .events import Event
@@ -107,6 +108,59 @@ class Match:
         if self.current is None:
             raise IllegalAction("no hand has been dealt yet")
         return self.current.view(seat)
+
+    def resume_hand(self, rnd: Round) -> Round:
+        """Make ``rnd`` (rebuilt from its seed and stored actions) the hand in play.
+
+        The match must be between hands, with ``rnd`` dealt from this match's setup.
+        """
+        setup = self._setup()
+        if rnd.ruleset != self.ruleset or rnd.dealer != setup["dealer"]:
+            raise IllegalAction("that hand was not dealt at this table's next deal")
+        self.current = rnd
+        self._finished = False
+        if rnd.ended:
+            self.finish_hand()
+        return rnd
+
+    def state(self) -> dict[str, Any]:
+        """Everything needed to go on with this match between hands (``from_state``)."""
+        return {
+            "ruleset": self.ruleset,
+            "options": options_to_json(self.options),
+            "base": self.base,
+            "first_dealer": self.first_dealer,
+            "hands": self.max_hands,
+            "rounds": self.max_rounds,
+            "dealer": self.dealer,
+            "round_wind": self.round_wind,
+            "rounds_done": self.rounds_done,
+            "carry_pool": self.carry_pool,
+            "previous_wild": None if self.previous_wild is None else tile_str(self.previous_wild),
+            "totals": list(self.totals),
+            "hand_number": self.hand_number,
+        }
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any]) -> Match:
+        """A match between hands, as ``state()`` saved it (history and records not kept)."""
+        match = cls(
+            state["ruleset"],
+            state["options"],
+            base=state["base"],
+            first_dealer=state["first_dealer"],
+            hands=state["hands"],
+            rounds=state["rounds"],
+        )
+        match.dealer = state["dealer"]
+        match.round_wind = state["round_wind"]
+        match.rounds_done = state["rounds_done"]
+        match.carry_pool = state["carry_pool"]
+        wild = state["previous_wild"]
+        match.previous_wild = None if wild is None else parse_tile(wild)
+        match.totals = list(state["totals"])
+        match.hand_number = state["hand_number"]
+        return match
 
     def finish_hand(self) -> HandResult:
         """Settle the ended current hand: totals, carry pool, dealer and winds."""

@@ -171,18 +171,10 @@ class TableDriver:
         return self._began(rnd, now)
 
     def resume_hand(self, rnd: Round, now: float) -> Round:
-        """Take over a hand rebuilt from its stored actions (after a restart)."""
-        self.match.current = rnd
-        self.match._finished = False
-        self._released = 0
-        self._times = []
-        self.prompts = {}
-        self._barrier = now
-        self.bank = [self.timing.bank] * 4
-        # everything before the restart is history: release it at once
-        self._schedule(len(rnd.events), now)
-        self._refresh_prompts(now)
-        return rnd
+        """Go on with a hand rebuilt from its seed and stored actions (after a restart):
+        what happened before is history, released at once; prompts start afresh."""
+        self.match.resume_hand(rnd)
+        return self._began(rnd, now)
 
     def _began(self, rnd: Round, now: float) -> Round:
         self._released = 0

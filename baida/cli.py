@@ -16,6 +16,8 @@ SUBCOMMANDS = {
     "play": ("baida.play", "play a match in the terminal against three bots"),
     "replay": ("baida.engine.replay_cli", "re-run a game record and check its settlement"),
     "arena": ("baida.bots.arena_cli", "pit bots against each other in duplicate matches"),
+    "serve": ("baida.server.serve_cli", "run the online hall (lobby, tables, browser client)"),
+    "client": ("baida.client.cli", "play a match at a hall from the terminal"),
 }
 
 

@@ -1,0 +1,169 @@
+"""The operator's page: tables, players and balances, the ledger's totals; close a table,
+suspend or reinstate an account, grant 银子. Admins only; forms carry the CSRF token.
+
+``/admin`` is HTML for a browser; ``/api/admin/...`` the same as JSON.
+"""
+
+from __future__ import annotations
+
+import html
+import secrets
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from .api import ApiError, body, endpoint, error, runtime_of
+
+
+def _admin(request: Request) -> Any:
+    account = request.state.account
+    if account is None or account.role != "admin":
+        raise ApiError(403, "operators only")
+    return account
+
+
+async def _overview(request: Request) -> dict[str, Any]:
+    rt = runtime_of(request)
+    assert rt.hall is not None
+    after = request.query_params.get("after")
+    cursor = int(after) if after and after.isdigit() else None
+    players = await rt.db.read(lambda s: s.accounts.list_players(limit=100, after=cursor))
+    totals = await rt.db.read(lambda s: s.ledger.totals())
+    check = await rt.db.read(lambda s: s.ledger.check())
+    tables = [a.table_json() for a in sorted(rt.hall.tables.values(), key=lambda a: a.id)]
+    return {
+        "tables": tables,
+        "players": [
+            {"id": p.id, "name": p.name, "guest": p.is_guest, "role": p.role,
+             "suspended": p.suspended, "balance": p.balance}
+            for p in players
+        ],
+        "ledger": totals.to_json(),
+        "ledger_ok": check.ok,
+        "online": rt.directory.online_count(),
+    }
+
+
+@endpoint(auth=True)
+async def admin_json(request: Request) -> Response:
+    _admin(request)
+    return JSONResponse(await _overview(request))
+
+
+@endpoint(auth=True)
+async def admin_page(request: Request) -> Response:
+    account = _admin(request)
+    rt = runtime_of(request)
+    assert rt.codec is not None
+    data = await _overview(request)
+    token = rt.codec.csrf(account.id, account.session_version)
+    return HTMLResponse(render_page(data, token))
+
+
+@endpoint(auth=True, csrf=False)
+async def admin_action(request: Request) -> Response:
+    """A form post: the CSRF token comes as the ``csrf`` field (or the header for JSON)."""
+    account = _admin(request)
+    rt = runtime_of(request)
+    assert rt.codec is not None and rt.hall is not None
+    content_type = request.headers.get("content-type", "")
+    if content_type.startswith("application/json"):
+        data = await body(request)
+        token = request.headers.get("x-csrf-token")
+    else:
+        form = await request.form()
+        data = {k: v for k, v in form.items() if isinstance(v, str)}
+        token = data.get("csrf")
+    if not rt.codec.csrf_ok(account.id, account.session_version, token):
+        return error(403, "missing or wrong CSRF token")
+    action = request.path_params["action"]
+    target = _int(data.get("id"))
+    if action == "close_table":
+        done = await rt.hall.close_table(target, "closed by the operator")
+        if not done:
+            return error(404, "no open table with that id")
+    elif action in ("suspend", "reinstate"):
+        flag = action == "suspend"
+        await rt.db.write(lambda s: s.accounts.set_suspended(target, flag))
+    elif action == "grant":
+        amount = _int(data.get("amount"))
+        key = f"admin-grant:{account.id}:{data.get('key') or target}:{amount}:{_nonce(data)}"
+        await rt.db.write(lambda s: s.ledger.grant(key, target, amount))
+    else:
+        return error(404, "unknown action")
+    if content_type.startswith("application/json"):
+        return JSONResponse({"ok": True})
+    return RedirectResponse("/admin", status_code=303)
+
+
+def _int(value: Any) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().isdigit() and len(value) < 19:
+        return int(value)
+    raise ApiError(400, "id and amount are whole numbers")
+
+
+def _nonce(data: dict[str, Any]) -> str:
+    """The form's one-time key, so a resubmitted form grants once."""
+    value = data.get("nonce")
+    return str(value)[:40] if value else "once"
+
+
+def render_page(data: dict[str, Any], token: str) -> str:
+    """The admin page as HTML (every value escaped)."""
+    e = html.escape
+
+    def form(action: str, target: int, label: str, extra: str = "") -> str:
+        return (
+            f'<form method="post" action="/admin/{action}">'
+            f'<input type="hidden" name="csrf" value="{e(token)}">'
+            f'<input type="hidden" name="id" value="{target}">{extra}'
+            f'<button>{e(label)}</button></form>'
+        )
+
+    rows_t = "".join(
+        f"<tr><td>{t['id']}</td><td>{e(t['ruleset'])} {t['number']}</td>"
+        f"<td>{e(' '.join(t['badges']))}</td><td>{e(t['status'])}</td>"
+        f"<td>{sum(1 for s in t['seats'] if s['kind'] == 'person')}</td>"
+        f"<td>{form('close_table', t['id'], '关闭 close') if t['status'] != 'closed' else ''}</td>"
+        "</tr>"
+        for t in data["tables"]
+    )
+    rows_p = "".join(
+        f"<tr><td>{p['id']}</td><td>{e(p['name'])}</td><td>{'guest' if p['guest'] else ''}"
+        f" {e(p['role'])}</td><td>{p['balance']}</td>"
+        f"<td>{'suspended' if p['suspended'] else ''}</td><td>"
+        + (form("reinstate", p["id"], "恢复 reinstate") if p["suspended"]
+           else form("suspend", p["id"], "停用 suspend"))
+        + form("grant", p["id"], "发放 grant",
+               '<input name="amount" size="6" value="100">'
+               f'<input type="hidden" name="nonce" value="{secrets.token_hex(8)}">')
+        + "</td></tr>"
+        for p in data["players"]
+    )
+    ledger = data["ledger"]
+    accounts = "".join(f"<li>{e(k)}: {v}</li>" for k, v in ledger["by_account"].items())
+    sound = "OK" if data["ledger_ok"] else "PROBLEM: run the ledger check"
+    return f"""<!doctype html><html lang="zh"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>baida · 管理 admin</title>
+<style>body{{font:14px system-ui,sans-serif;margin:1rem}}table{{border-collapse:collapse}}
+td,th{{border:1px solid #ccc;padding:.2rem .4rem}}form{{display:inline}}</style></head>
+<body><h1>baida 管理 · admin</h1>
+<p>online: {data['online']} · ledger: {e(sound)} · entries sum {ledger['entries_sum']}
+· transactions {ledger['transactions']}</p><ul>{accounts}</ul>
+<h2>桌 Tables</h2><table><tr><th>id</th><th>table</th><th>rules</th><th>status</th>
+<th>people</th><th></th></tr>{rows_t}</table>
+<h2>玩家 Players</h2><table><tr><th>id</th><th>name</th><th>kind</th><th>银子</th><th></th>
+<th></th></tr>{rows_p}</table></body></html>"""
+
+
+ROUTES = [
+    Route("/admin", admin_page, methods=["GET"]),
+    Route("/admin/{action}", admin_action, methods=["POST"]),
+    Route("/api/admin", admin_json, methods=["GET"]),
+    Route("/api/admin/{action}", admin_action, methods=["POST"]),
+]

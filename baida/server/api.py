@@ -1,0 +1,422 @@
+"""The lobby's JSON over HTTP: accounts and sessions, tables, rooms, balances, hands, records.
+
+Every answer is JSON; an error is ``{"error": "..."}`` with a 4xx status and a message for a
+person. State-changing requests of a signed-in session carry the ``X-CSRF-Token`` header
+(``GET /api/me`` gives it) and, from a browser, an ``Origin`` of this hall.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import orjson
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ..rules.options import OptionError
+from .auth import COOKIE, SESSION_DAYS
+from .chat import PHRASES
+from .connection import User
+from .hall import HallError
+from .runtime import Runtime
+from .store.errors import (
+    AccountSuspended,
+    AuthenticationFailed,
+    InvalidRequest,
+    NameTaken,
+    NotFound,
+    StoreError,
+)
+from .table_config import ConfigError
+from .verify import verify_record
+
+MAX_BODY = 64 * 1024
+MAX_RECORD = 2 * 1024 * 1024
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def runtime_of(request: Request) -> Runtime:
+    return request.app.state.runtime
+
+
+def endpoint(*, auth: bool = False, csrf: bool = True) -> Callable[[Handler], Handler]:
+    """Wrap a route: errors become JSON; ``auth`` needs a session (``request.state.user``);
+    unsafe methods check the browser's origin and, with a session, the CSRF token."""
+
+    def wrap(fn: Handler) -> Handler:
+        @functools.wraps(fn)
+        async def run(request: Request) -> Response:
+            rt = runtime_of(request)
+            unsafe = request.method not in ("GET", "HEAD", "OPTIONS")
+            if unsafe and not rt.origin_ok(request.headers.get("origin"),
+                                           request.headers.get("host")):
+                return error(403, "this request did not come from the hall's own page")
+            found = await rt.user_of(request.cookies.get(COOKIE))
+            request.state.user = found[0] if found else None
+            request.state.account = found[1] if found else None
+            if auth and found is None:
+                return error(401, "sign in first (or play as a guest)")
+            if unsafe and csrf and found is not None:
+                assert rt.codec is not None
+                token = request.headers.get("x-csrf-token")
+                if not rt.codec.csrf_ok(found[1].id, found[1].session_version, token):
+                    return error(403, "missing or wrong X-CSRF-Token")
+            try:
+                return await fn(request)
+            except ApiError as exc:
+                return error(exc.status, exc.message)
+            except (InvalidRequest, NameTaken, ConfigError, OptionError, HallError) as exc:
+                return error(400, str(exc))
+            except AuthenticationFailed:
+                return error(401, "wrong name or password")
+            except AccountSuspended:
+                return error(403, "this account is suspended")
+            except NotFound:
+                return error(404, "not found")
+            except StoreError as exc:
+                return error(409, str(exc))
+
+        return run
+
+    return wrap
+
+
+async def body(request: Request, limit: int = MAX_BODY) -> Any:
+    raw = await request.body()
+    if len(raw) > limit:
+        raise ApiError(413, f"the request is larger than {limit} bytes")
+    if not raw:
+        return {}
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        raise ApiError(400, "the request body is not JSON") from None
+
+
+def field(obj: Any, name: str, kind: type = str, required: bool = True) -> Any:
+    if not isinstance(obj, dict):
+        raise ApiError(400, "the request body is a JSON object")
+    value = obj.get(name)
+    if value is None and not required:
+        return None
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        raise ApiError(400, f"{name}: expected {kind.__name__}")
+    return value
+
+
+def me_json(rt: Runtime, account: Any) -> dict[str, Any]:
+    assert rt.codec is not None
+    return {
+        "id": account.id,
+        "name": account.name,
+        "guest": account.is_guest,
+        "role": account.role,
+        "balance": account.balance,
+        "csrf": rt.codec.csrf(account.id, account.session_version),
+    }
+
+
+def signed_in(rt: Runtime, account: Any, status: int = 200) -> JSONResponse:
+    """The account's ``me`` with a fresh session cookie."""
+    assert rt.codec is not None
+    response = JSONResponse({"me": me_json(rt, account)}, status_code=status)
+    response.set_cookie(
+        COOKIE, rt.codec.dump(account.id, account.session_version),
+        max_age=SESSION_DAYS * 86400, httponly=True, samesite="lax",
+        secure=rt.settings.secure_cookies, path="/",
+    )
+    return response
+
+
+def client_address(request: Request) -> str:
+    return request.client.host if request.client else "?"
+
+
+# ---------------------------------------------------------------- accounts
+
+
+@endpoint(csrf=False)
+async def guest(request: Request) -> Response:
+    rt = runtime_of(request)
+    if request.state.account is not None:
+        return JSONResponse({"me": me_json(rt, request.state.account)})
+    account = await rt.db.write(lambda s: s.accounts.create_guest())
+    return signed_in(rt, account, 201)
+
+
+@endpoint(csrf=False)
+async def register(request: Request) -> Response:
+    """Register (a guest keeps its balance and history when it registers)."""
+    rt = runtime_of(request)
+    data = await body(request)
+    name = field(data, "name")
+    password = field(data, "password")
+    current = request.state.account
+    if current is not None and current.is_guest:
+        assert rt.codec is not None
+        if not rt.codec.csrf_ok(current.id, current.session_version,
+                                request.headers.get("x-csrf-token")):
+            return error(403, "missing or wrong X-CSRF-Token")
+        account = await rt.db.write(
+            lambda s: s.accounts.upgrade_guest(current.id, password, name=name)
+        )
+    else:
+        account = await rt.db.write(lambda s: s.accounts.register(name, password))
+    return signed_in(rt, account, 201)
+
+
+@endpoint(csrf=False)
+async def login(request: Request) -> Response:
+    rt = runtime_of(request)
+    data = await body(request)
+    name = field(data, "name")
+    password = field(data, "password")
+    address = client_address(request)
+    if rt.limiter.blocked(address, name):
+        rt.metrics.logins.labels(outcome="limited").inc()
+        return error(429, "too many failed sign-ins; try again in a few minutes")
+    try:
+        account = await rt.db.read(lambda s: s.accounts.authenticate(name, password))
+    except (AuthenticationFailed, AccountSuspended):
+        rt.limiter.failed(address, name)
+        rt.metrics.logins.labels(outcome="failed").inc()
+        raise
+    rt.metrics.logins.labels(outcome="ok").inc()
+    return signed_in(rt, account)
+
+
+@endpoint()
+async def logout(request: Request) -> Response:
+    rt = runtime_of(request)
+    everywhere = (await body(request)).get("everywhere") is True
+    account = request.state.account
+    if account is not None and everywhere:
+        await rt.db.write(lambda s: s.accounts.logout_everywhere(account.id))
+    response = JSONResponse({"ok": True})
+    response.delete_cookie(COOKIE, path="/")
+    return response
+
+
+@endpoint(auth=True)
+async def me(request: Request) -> Response:
+    rt = runtime_of(request)
+    if request.method == "PATCH":
+        data = await body(request)
+        name = field(data, "name")
+        uid = request.state.account.id
+        account = await rt.db.write(lambda s: s.accounts.rename(uid, name))
+        return JSONResponse({"me": me_json(rt, account)})
+    return JSONResponse({"me": me_json(rt, request.state.account)})
+
+
+@endpoint(auth=True)
+async def my_ledger(request: Request) -> Response:
+    rt = runtime_of(request)
+    uid = request.state.account.id
+    before = _int_param(request, "before")
+    entries = await rt.db.read(lambda s: s.ledger.history(uid, limit=50, before=before))
+    return JSONResponse({
+        "balance": await rt.db.read(lambda s: s.ledger.balance(uid)),
+        "entries": [
+            {"id": e.id, "kind": e.kind, "amount": e.amount, "hand_id": e.hand_id,
+             "at": e.created_at.isoformat()}
+            for e in entries
+        ],
+    })
+
+
+@endpoint(auth=True)
+async def my_hands(request: Request) -> Response:
+    rt = runtime_of(request)
+    uid = request.state.account.id
+    before = _int_param(request, "before")
+    hands = await rt.db.read(lambda s: s.hands.user_hands(uid, limit=30, before=before))
+    return JSONResponse({"hands": [_hand_summary(h) for h in hands]})
+
+
+def _hand_summary(h: Any) -> dict[str, Any]:
+    result = h.result or {}
+    return {
+        "hand_id": h.hand_id,
+        "table_id": h.table_id,
+        "match_id": h.match_id,
+        "number": h.number,
+        "ruleset": h.ruleset,
+        "seat": h.seat,
+        "outcome": result.get("outcome"),
+        "winner": result.get("winner"),
+        "payment": (result.get("payments") or [0, 0, 0, 0])[h.seat],
+        "started_at": h.started_at.isoformat(),
+        "ended_at": h.ended_at.isoformat() if h.ended_at else None,
+    }
+
+
+@endpoint(auth=True)
+async def hand_record(request: Request) -> Response:
+    """A finished hand's game record, for the people who played it (and admins)."""
+    rt = runtime_of(request)
+    hand_id = _path_int(request, "hand_id")
+    uid = request.state.account.id
+    record = await rt.db.read(lambda s: s.hands.record(hand_id, uid))
+    if record is None:
+        return error(404, "no finished hand of yours with that number")
+    disposition = "attachment" if request.query_params.get("download") else "inline"
+    return Response(
+        orjson.dumps(record, option=orjson.OPT_INDENT_2),
+        media_type="application/json",
+        headers={"Content-Disposition": f'{disposition}; filename="baida-hand-{hand_id}.json"'},
+    )
+
+
+@endpoint(auth=True)
+async def hand_verify(request: Request) -> Response:
+    """Check a stored hand: its seed matches the commitment shown at the deal, and replaying
+    its actions gives its settlement."""
+    rt = runtime_of(request)
+    hand_id = _path_int(request, "hand_id")
+    uid = request.state.account.id
+    record = await rt.db.read(lambda s: s.hands.record(hand_id, uid))
+    if record is None:
+        return error(404, "no finished hand of yours with that number")
+    return JSONResponse(verify_record(record))
+
+
+@endpoint(csrf=False)
+async def verify_upload(request: Request) -> Response:
+    """Check any record (``baida-record-v1``) sent as the body."""
+    data = await body(request, MAX_RECORD)
+    return JSONResponse(verify_record(data))
+
+
+# ---------------------------------------------------------------- tables
+
+
+@endpoint()
+async def tables(request: Request) -> Response:
+    rt = runtime_of(request)
+    assert rt.hall is not None
+    if request.method == "POST":
+        user = _user(request)
+        actor = await rt.hall.create_table(await body(request), user)
+        return JSONResponse({"table": actor.table_json()}, status_code=201)
+    return JSONResponse({"tables": rt.hall.lobby(), "online": rt.directory.online_count()})
+
+
+@endpoint()
+async def table(request: Request) -> Response:
+    rt = runtime_of(request)
+    assert rt.hall is not None
+    actor = rt.hall.get(_path_int(request, "table_id"))
+    if actor is None or actor.config.private:
+        return error(404, "no such table")
+    return JSONResponse({"table": actor.table_json()})
+
+
+@endpoint(auth=True)
+async def room(request: Request) -> Response:
+    rt = runtime_of(request)
+    assert rt.hall is not None
+    code = request.path_params["code"]
+    if not isinstance(code, str) or len(code) > 16:
+        return error(404, "no table with that room code")
+    actor = rt.hall.find_room(code)
+    if actor is None:
+        rt.limiter.failed(client_address(request), "room-codes")
+        return error(404, "no table with that room code")
+    return JSONResponse({"table": actor.table_json()})
+
+
+@endpoint(auth=True)
+async def quick_play(request: Request) -> Response:
+    rt = runtime_of(request)
+    assert rt.hall is not None
+    data = await body(request)
+    ruleset = field(data, "ruleset", required=False) or "jiaxing"
+    actor = await rt.hall.quick_play(_user(request), ruleset)
+    return JSONResponse({"table": actor.table_json()}, status_code=201)
+
+
+async def phrases(request: Request) -> Response:
+    return JSONResponse({"phrases": {k: {"zh": zh, "en": en} for k, (zh, en) in PHRASES.items()}})
+
+
+async def health(request: Request) -> Response:
+    rt = runtime_of(request)
+    try:
+        await rt.db.read(lambda s: s.ledger.totals())
+        database = "ok"
+    except Exception:
+        database = "unavailable"
+    ok = database == "ok" and rt.hall is not None
+    return JSONResponse(
+        {"ok": ok, "database": database, "tables": len(rt.hall.tables) if rt.hall else 0},
+        status_code=200 if ok else 503,
+    )
+
+
+async def metrics(request: Request) -> Response:
+    rt = runtime_of(request)
+    return Response(rt.metrics.render(), media_type="text/plain; version=0.0.4")
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _user(request: Request) -> User:
+    user = request.state.user
+    if user is None:
+        raise ApiError(401, "sign in first (or play as a guest)")
+    return user
+
+
+def _path_int(request: Request, name: str) -> int:
+    try:
+        return int(request.path_params[name])
+    except (KeyError, ValueError):
+        raise ApiError(404, "not found") from None
+
+
+def _int_param(request: Request, name: str) -> int | None:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return None
+    if not raw.isdigit() or len(raw) > 18:
+        raise ApiError(400, f"{name}: a whole number")
+    return int(raw)
+
+
+ROUTES = [
+    Route("/api/guest", guest, methods=["POST"]),
+    Route("/api/register", register, methods=["POST"]),
+    Route("/api/login", login, methods=["POST"]),
+    Route("/api/logout", logout, methods=["POST"]),
+    Route("/api/me", me, methods=["GET", "PATCH"]),
+    Route("/api/me/ledger", my_ledger, methods=["GET"]),
+    Route("/api/me/hands", my_hands, methods=["GET"]),
+    Route("/api/hands/{hand_id}/record", hand_record, methods=["GET"]),
+    Route("/api/hands/{hand_id}/verify", hand_verify, methods=["GET"]),
+    Route("/api/verify", verify_upload, methods=["POST"]),
+    Route("/api/tables", tables, methods=["GET", "POST"]),
+    Route("/api/tables/{table_id}", table, methods=["GET"]),
+    Route("/api/rooms/{code}", room, methods=["GET"]),
+    Route("/api/quickplay", quick_play, methods=["POST"]),
+    Route("/api/phrases", phrases, methods=["GET"]),
+    Route("/healthz", health, methods=["GET"]),
+    Route("/metrics", metrics, methods=["GET"]),
+]
+
+

@@ -1,0 +1,75 @@
+"""The hall's ASGI application: the lobby API, the table WebSocket, the admin page, metrics
+and the browser client, over one ``Runtime``."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+
+from . import admin, api
+from .clock import Clock
+from .runtime import Runtime
+from .settings import HallSettings
+from .ws import table_socket
+
+log = logging.getLogger("baida.server")
+WEB = Path(__file__).resolve().parent.parent / "web"
+
+
+def create_app(settings: HallSettings, clock: Clock | None = None) -> Starlette:
+    runtime = Runtime(settings, clock)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await runtime.start()
+        where = settings.database or settings.data_dir
+        log.info("hall open with %d tables; data in %s", len(runtime.hall.tables), where)
+        print(f"baida hall: http://{settings.host}:{settings.port}/", flush=True)
+        try:
+            yield
+        finally:
+            await runtime.stop()
+
+    routes = [
+        *api.ROUTES,
+        *admin.ROUTES,
+        WebSocketRoute("/ws/tables/{table_id}", table_socket),
+        Route("/", index, methods=["GET"]),
+    ]
+    if WEB.is_dir():
+        routes.append(Mount("/static", app=StaticFiles(directory=WEB), name="static"))
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={Exception: internal_error, 404: not_found, 405: not_allowed},
+    )
+    app.state.runtime = runtime
+    return app
+
+
+async def index(request: Request) -> Response:
+    page = WEB / "index.html"
+    if page.exists():
+        return FileResponse(page, headers={"Cache-Control": "no-cache"})
+    return JSONResponse({"hall": "baida", "api": "/api/tables", "protocol": "/ws/tables/{id}"})
+
+
+async def internal_error(request: Request, exc: Exception) -> Response:
+    log.exception("request %s failed", request.url.path, exc_info=exc)
+    return JSONResponse({"error": "internal error"}, status_code=500)
+
+
+async def not_found(request: Request, exc: Exception) -> Response:
+    return JSONResponse({"error": "not found"}, status_code=404)
+
+
+async def not_allowed(request: Request, exc: Exception) -> Response:
+    return JSONResponse({"error": "method not allowed"}, status_code=405)

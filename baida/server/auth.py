@@ -1,0 +1,98 @@
+"""Sessions, CSRF tokens and login rate limits.
+
+The session is a signed cookie (itsdangerous) holding the account id and its
+``session_version``; logging out everywhere or a suspension bumps the version, which voids
+every cookie issued before. State-changing requests authenticated by the cookie must carry a
+CSRF token (the ``X-CSRF-Token`` header, or a ``csrf`` form field on the admin pages) derived
+from the session, and browsers' ``Origin`` must be this hall's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import secrets
+from collections import deque
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from itsdangerous import BadSignature, URLSafeTimedSerializer
+
+COOKIE = "baida_session"
+SESSION_DAYS = 30
+LOGIN_WINDOW = 600.0  # seconds
+LOGIN_FAILURES = 10  # failures per window per address and per name
+
+
+def load_secret(path: Path) -> bytes:
+    """The hall's signing key, made once and kept beside the database (never committed)."""
+    if path.exists():
+        return bytes.fromhex(path.read_text().strip())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_bytes(32)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(key.hex())
+    return key
+
+
+class SessionCodec:
+    """Signs and reads session cookies; derives CSRF tokens."""
+
+    def __init__(self, secret: bytes) -> None:
+        self._secret = secret
+        self._serializer = URLSafeTimedSerializer(secret.hex(), salt="baida-session")
+
+    def dump(self, user_id: int, version: int) -> str:
+        return self._serializer.dumps({"u": user_id, "v": version})
+
+    def load(self, cookie: str | None) -> tuple[int, int] | None:
+        """(user id, session version) of a valid cookie, else None."""
+        if not cookie or len(cookie) > 512:
+            return None
+        try:
+            data: Any = self._serializer.loads(cookie, max_age=SESSION_DAYS * 86400)
+        except BadSignature:
+            return None
+        if not isinstance(data, dict):
+            return None
+        uid, version = data.get("u"), data.get("v")
+        if not isinstance(uid, int) or not isinstance(version, int):
+            return None
+        return uid, version
+
+    def csrf(self, user_id: int, version: int) -> str:
+        msg = f"csrf:{user_id}:{version}".encode()
+        return hmac.new(self._secret, msg, hashlib.sha256).hexdigest()[:32]
+
+    def csrf_ok(self, user_id: int, version: int, token: str | None) -> bool:
+        return bool(token) and hmac.compare_digest(self.csrf(user_id, version), str(token))
+
+
+class LoginLimiter:
+    """Failed logins per client address and per account name in a sliding window."""
+
+    def __init__(self, now: Callable[[], float]) -> None:
+        self._now = now
+        self._fails: dict[str, deque[float]] = {}
+
+    def _recent(self, key: str) -> deque[float]:
+        times = self._fails.setdefault(key, deque())
+        cutoff = self._now() - LOGIN_WINDOW
+        while times and times[0] <= cutoff:
+            times.popleft()
+        return times
+
+    def blocked(self, address: str, name: str) -> bool:
+        keys = (f"a:{address}", f"n:{name.casefold()}")
+        return any(len(self._recent(k)) >= LOGIN_FAILURES for k in keys)
+
+    def failed(self, address: str, name: str) -> None:
+        now = self._now()
+        for key in (f"a:{address}", f"n:{name.casefold()}"):
+            self._recent(key).append(now)
+        if len(self._fails) > 100_000:  # forget idle keys
+            for key in [k for k, v in self._fails.items() if not v]:
+                del self._fails[key]

@@ -1,0 +1,62 @@
+"""Table chat: quick phrases, short texts, and a per-person rate limit."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import deque
+from collections.abc import Callable
+
+from ..table import Refused
+from .protocol import CHAT_MAX
+
+# id -> (中文, English); the client shows the phrase in the reader's language
+PHRASES: dict[str, tuple[str, str]] = {
+    "hello": ("大家好！", "Hello, everyone!"),
+    "hurry": ("快点吧，等得花都谢了", "Hurry up, please!"),
+    "nice": ("打得好！", "Well played!"),
+    "lucky": ("手气真好", "What luck!"),
+    "oops": ("哎呀，打错了", "Oops, wrong tile."),
+    "again": ("再来一局？", "One more game?"),
+    "thanks": ("谢谢", "Thank you."),
+    "bye": ("再见", "Goodbye!"),
+}
+
+MIN_INTERVAL = 1.0  # seconds between two messages of one person
+WINDOW = 30.0
+PER_WINDOW = 10
+
+
+def chat_text(text: str | None, phrase: str | None) -> tuple[str | None, str | None]:
+    """A chat message's cleaned text, or its phrase id; ``Refused`` when neither is usable."""
+    if (text is None) == (phrase is None):
+        raise Refused("malformed", "a chat message has either text or phrase")
+    if phrase is not None:
+        if phrase not in PHRASES:
+            raise Refused("malformed", "unknown phrase")
+        return None, phrase
+    assert text is not None
+    clean = "".join(
+        ch for ch in unicodedata.normalize("NFKC", text)
+        if unicodedata.category(ch)[0] != "C"
+    ).strip()
+    if not clean:
+        raise Refused("malformed", "an empty chat message")
+    return clean[:CHAT_MAX], None
+
+
+class ChatLimiter:
+    """At most one message a second and ``PER_WINDOW`` in ``WINDOW`` seconds per person."""
+
+    def __init__(self, now: Callable[[], float]) -> None:
+        self._now = now
+        self._sent: dict[int, deque[float]] = {}
+
+    def allow(self, user_id: int) -> bool:
+        now = self._now()
+        times = self._sent.setdefault(user_id, deque())
+        while times and times[0] <= now - WINDOW:
+            times.popleft()
+        if (times and now - times[-1] < MIN_INTERVAL) or len(times) >= PER_WINDOW:
+            return False
+        times.append(now)
+        return True

@@ -1,0 +1,80 @@
+"""The hall's time: the running event loop's monotonic clock, or a manual one for tests.
+
+Every timer in the hall (claim windows, turn timers, bots' pace, the pause after a discard,
+between-hands countdowns) is scheduled through a ``Clock``, so tests advance time by hand
+and never sleep.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+from collections.abc import Callable
+from typing import Protocol
+
+
+class TimerHandle(Protocol):
+    def cancel(self) -> None: ...
+
+
+class Clock(Protocol):
+    def now(self) -> float: ...
+
+    def call_at(self, when: float, callback: Callable[[], None]) -> TimerHandle: ...
+
+
+class LoopClock:
+    """The running asyncio loop's clock (monotonic seconds)."""
+
+    def now(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    def call_at(self, when: float, callback: Callable[[], None]) -> TimerHandle:
+        return asyncio.get_running_loop().call_at(when, callback)
+
+
+class _ManualTimer:
+    __slots__ = ("cancelled",)
+
+    def __init__(self) -> None:
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+class ManualClock:
+    """A clock that moves only when ``advance`` is called; due callbacks run in time order."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self._now = start
+        self._heap: list[tuple[float, int, _ManualTimer, Callable[[], None]]] = []
+        self._order = itertools.count()
+
+    def now(self) -> float:
+        return self._now
+
+    def call_at(self, when: float, callback: Callable[[], None]) -> TimerHandle:
+        handle = _ManualTimer()
+        heapq.heappush(self._heap, (when, next(self._order), handle, callback))
+        return handle
+
+    def next_timer(self) -> float | None:
+        """When the earliest live timer fires (None: no timer)."""
+        while self._heap and self._heap[0][2].cancelled:
+            heapq.heappop(self._heap)
+        return self._heap[0][0] if self._heap else None
+
+    def advance(self, seconds: float) -> None:
+        """Move time forward, running every callback that falls due on the way."""
+        target = self._now + seconds
+        while True:
+            when = self.next_timer()
+            if when is None or when > target:
+                break
+            _, _, handle, callback = heapq.heappop(self._heap)
+            self._now = max(self._now, when)
+            if not handle.cancelled:
+                callback()
+        self._now = target

@@ -1,0 +1,43 @@
+"""Prometheus metrics of one hall process (``/metrics``)."""
+
+from __future__ import annotations
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
+
+
+class Metrics:
+    """Counters and gauges of the hall; a registry of its own (tests make many halls)."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        r = self.registry
+        self.tables = Gauge("baida_tables", "tables by status", ["status"], registry=r)
+        self.connections = Gauge("baida_connections", "open table connections", registry=r)
+        self.players = Gauge("baida_players_seated", "people seated at tables", registry=r)
+        self.messages_in = Counter("baida_messages_in", "client messages received", registry=r)
+        self.messages_out = Counter("baida_messages_out", "messages sent", registry=r)
+        self.refusals = Counter("baida_refusals", "client messages refused", ["code"],
+                                registry=r)
+        self.actions = Counter("baida_actions", "actions taken from people", registry=r)
+        self.hands = Counter("baida_hands_finished", "hands finished", registry=r)
+        self.latency = Histogram(
+            "baida_action_latency_seconds",
+            "from a person's action to its messages being queued to every seat",
+            buckets=LATENCY_BUCKETS,
+            registry=r,
+        )
+        self.logins = Counter("baida_logins", "logins by outcome", ["outcome"], registry=r)
+
+    def refused(self, code: str) -> None:
+        self.refusals.labels(code=code).inc()
+
+    def action(self) -> None:
+        self.actions.inc()
+
+    def hand_finished(self) -> None:
+        self.hands.inc()
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)

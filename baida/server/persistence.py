@@ -1,0 +1,120 @@
+"""What a table needs from storage, as awaitables: ``HallStore``.
+
+``StoreWriter`` implements it over ``baida.server.store.Store`` (synchronous SQLAlchemy): one
+writer thread applies the hall's writes in order, and commits the actions of many tables
+together (group commit), so a table waits about one commit for an action to be durable and
+the database sees few transactions. Reads for the lobby go through ``read`` (a thread pool).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, Protocol, TypeVar
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+MAX_BATCH = 500  # actions in one group commit
+_NONE = object()
+
+
+class HallStore(Protocol):
+    async def append_actions(self, hand_id: int, rows: list[tuple[int, dict[str, Any]]]) -> None:
+        """Store actions (index in the hand, action JSON); durable when this returns."""
+        ...
+
+    async def write(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(store, *args)`` in the writer thread, after every earlier write."""
+        ...
+
+    async def read(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(store, *args)`` in a reader thread."""
+        ...
+
+
+class StoreWriter:
+    """The hall's one writer thread over a synchronous store, with group commit."""
+
+    def __init__(self, store: Any, readers: int = 4) -> None:
+        self.store = store
+        self._jobs: queue.Queue[Any] = queue.Queue()
+        self._thread = threading.Thread(target=self._run, name="baida-db-writer", daemon=True)
+        self._readers = ThreadPoolExecutor(max_workers=readers, thread_name_prefix="baida-db-r")
+        self.commits = 0
+        self.rows = 0
+        self._thread.start()
+
+    # -------------------------------------------------------------- the table's side
+
+    async def append_actions(self, hand_id: int, rows: list[tuple[int, dict[str, Any]]]) -> None:
+        future: Future[Any] = Future()
+        self._jobs.put(("append", (hand_id, rows), future))
+        await asyncio.wrap_future(future)
+
+    async def write(self, fn: Callable[..., T], *args: Any) -> T:
+        future: Future[Any] = Future()
+        self._jobs.put(("call", (fn, args), future))
+        return await asyncio.wrap_future(future)
+
+    async def read(self, fn: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._readers, lambda: fn(self.store, *args))
+
+    def close(self) -> None:
+        self._jobs.put(None)
+        self._thread.join(timeout=10)
+        self._readers.shutdown(wait=True)
+
+    # -------------------------------------------------------------- the writer thread
+
+    def _run(self) -> None:
+        held: Any = _NONE  # a job taken off the queue while gathering a batch
+        while True:
+            job = self._jobs.get() if held is _NONE else held
+            held = _NONE
+            if job is None:
+                return
+            kind, payload, future = job
+            if kind == "call":
+                fn, args = payload
+                self._finish(future, lambda fn=fn, args=args: fn(self.store, *args))
+                continue
+            batch = [(payload, future)]
+            while len(batch) < MAX_BATCH:
+                try:
+                    nxt = self._jobs.get_nowait()
+                except queue.Empty:
+                    break
+                if nxt is None or nxt[0] != "append":
+                    held = nxt
+                    break
+                batch.append((nxt[1], nxt[2]))
+            self._commit(batch)
+
+    def _commit(self, batch: list[tuple[Any, Future[Any]]]) -> None:
+        rows = [
+            (hand_id, index, action) for (hand_id, items), _ in batch for index, action in items
+        ]
+        try:
+            self.store.append_actions_many(rows)
+        except Exception as exc:  # every waiting table learns of it
+            log.exception("group commit of %d actions failed", len(rows))
+            for _, future in batch:
+                future.set_exception(exc)
+            return
+        self.commits += 1
+        self.rows += len(rows)
+        for _, future in batch:
+            future.set_result(None)
+
+    @staticmethod
+    def _finish(future: Future[Any], call: Callable[[], Any]) -> None:
+        try:
+            future.set_result(call())
+        except Exception as exc:
+            future.set_exception(exc)

@@ -1,0 +1,355 @@
+"""The table protocol, version 1: JSON messages over one WebSocket per table and client.
+
+The client's messages are parsed here into typed values (``parse_client``); anything else is a
+``ProtocolError`` whose text names the problem and nothing else. The server's messages are
+built as plain dicts by the table (hot path); their shapes are the models below, from which
+``schemas()`` makes the JSON Schemas of ``docs/protocol.md`` (tests validate real traffic
+against them).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import orjson
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+PROTOCOL = 1
+MAX_FRAME = 4096  # bytes of one client message
+CHAT_MAX = 80  # characters of a chat text
+
+Seat = Annotated[int, Field(ge=0, le=3)]
+Face = Annotated[str, Field(pattern=r"^([1-9][mps]|[ESWNCFP]|f[1-8])$")]
+
+
+class ProtocolError(ValueError):
+    """A client message that is not a message of this protocol."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+# ---------------------------------------------------------------- client → server
+
+
+class Hello(_Message):
+    """The first message on a connection: the protocol version the client speaks."""
+
+    type: Literal["hello"]
+    protocol: int
+
+
+class Sit(_Message):
+    """Take a seat (``seat`` null: any free seat)."""
+
+    type: Literal["sit"]
+    seat: Seat | None = None
+
+
+class Stand(_Message):
+    """Leave one's seat. During a match at a 银子 table this is an escape (with a penalty):
+    ``escape`` must then be true."""
+
+    type: Literal["stand"]
+    escape: bool = False
+
+
+class Ready(_Message):
+    """Ready for the next match or hand (``ready`` false takes it back)."""
+
+    type: Literal["ready"]
+    ready: bool = True
+
+
+class Start(_Message):
+    """The host starts the match now: empty seats get bots if ``bots``, every seated person
+    must be ready."""
+
+    type: Literal["start"]
+    bots: bool = False
+
+
+class AddBots(_Message):
+    """Fill every empty seat with a bot."""
+
+    type: Literal["add_bots"]
+
+
+class ActionJson(_Message):
+    """One of the actions offered in a prompt, as offered (no seat: it is the connection's)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    type: Literal[
+        "discard", "win", "akong", "bukong", "lazi", "chi", "pon", "mkong", "pass",
+        "continue", "give_up",
+    ]
+    tile: Face | None = None
+    tiles: Annotated[list[Face], Field(min_length=2, max_length=2)] | None = None
+
+
+class Act(_Message):
+    """The answer to prompt ``seq``; ``id`` (optional) comes back in the ack or refusal."""
+
+    type: Literal["act"]
+    seq: int
+    action: ActionJson
+    id: Annotated[str, Field(max_length=32)] | None = None
+
+
+class Resume(_Message):
+    """Take the seat back from 托管."""
+
+    type: Literal["resume"]
+
+
+class Chat(_Message):
+    """A short text or one of the quick phrases (``phrase``: its id)."""
+
+    type: Literal["chat"]
+    text: Annotated[str, Field(min_length=1, max_length=CHAT_MAX)] | None = None
+    phrase: Annotated[str, Field(max_length=32)] | None = None
+
+
+class Ping(_Message):
+    type: Literal["ping"]
+    id: Annotated[str, Field(max_length=32)] | None = None
+
+
+ClientMessage = Annotated[
+    Hello | Sit | Stand | Ready | Start | AddBots | Act | Resume | Chat | Ping,
+    Field(discriminator="type"),
+]
+_CLIENT = TypeAdapter(ClientMessage)
+CLIENT_TYPES = ("hello", "sit", "stand", "ready", "start", "add_bots", "act", "resume", "chat",
+                "ping")
+
+
+def parse_client(frame: str | bytes) -> Any:
+    """A client message from one frame; ``ProtocolError`` for anything else."""
+    if len(frame) > MAX_FRAME:
+        raise ProtocolError("too_large", f"a message is at most {MAX_FRAME} bytes")
+    try:
+        obj = orjson.loads(frame)
+    except orjson.JSONDecodeError:
+        raise ProtocolError("malformed", "not JSON") from None
+    if not isinstance(obj, dict):
+        raise ProtocolError("malformed", "a message is a JSON object")
+    kind = obj.get("type")
+    if kind not in CLIENT_TYPES:
+        shown = kind if isinstance(kind, str) and len(kind) <= 20 else "?"
+        raise ProtocolError("malformed", f"unknown message type {shown!r}")
+    try:
+        return _CLIENT.validate_python(obj)
+    except ValidationError as exc:
+        raise ProtocolError("malformed", _describe(exc)) from None
+
+
+def _describe(exc: ValidationError) -> str:
+    """The first problem of a message, naming the field (never echoing long input)."""
+    error = exc.errors(include_url=False, include_input=False)[0]
+    where = ".".join(str(p) for p in error["loc"][1:]) or "message"
+    return f"{where}: {error['msg']}"[:120]
+
+
+def encode(message: dict[str, Any]) -> str:
+    return orjson.dumps(message).decode()
+
+
+# ---------------------------------------------------------------- server → client
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeatInfo(_Out):
+    seat: Seat
+    user: int | None  # null for a bot
+    name: str | None  # null: the seat is empty
+    kind: Literal["empty", "person", "bot"]
+    ready: bool
+    mode: Literal["player", "bot", "auto"]
+    connected: bool
+    auto_reason: str | None = None
+
+
+class TableInfo(_Out):
+    id: int
+    number: int
+    name: str
+    ruleset: Literal["jiaxing", "wenling"]
+    options: dict[str, Any]
+    base: int
+    fee: int
+    stakes: Literal["points", "silver"]
+    length: dict[str, Any]
+    private: bool
+    room_code: str | None
+    host: int | None
+    status: Literal["waiting", "playing", "between", "closed"]
+    timing: dict[str, Any]
+    seats: list[SeatInfo]
+    spectators: int
+    match: dict[str, Any] | None
+    badges: list[str]
+
+
+class Welcome(_Out):
+    type: Literal["welcome"]
+    protocol: int
+    user: dict[str, Any]
+    seat: Seat | None
+    table: TableInfo
+
+
+class TableMessage(_Out):
+    type: Literal["table"]
+    table: TableInfo
+
+
+class Snapshot(_Out):
+    """A seat's view of the hand (on joining or reconnecting); events follow from
+    ``event_index``; ``resync`` true when it replaces what the client had (no sounds)."""
+
+    type: Literal["snapshot"]
+    match: dict[str, Any]
+    modes: list[Literal["player", "bot", "auto"]]
+    view: dict[str, Any] | None
+    event_index: int
+    prompt: dict[str, Any] | None
+    hand_id: int | None
+    resync: bool
+
+
+class EventsMessage(_Out):
+    """Events of the hand in order, as the recipient may see them; ``index`` is the position
+    of the first in the hand's event list."""
+
+    type: Literal["events"]
+    index: int
+    events: list[dict[str, Any]]
+
+
+class PromptMessage(_Out):
+    """A decision the seat owes: answer with ``act`` and this ``seq``. ``time_ms``: the free
+    time left; ``bank_ms``: the bank after it (null: no limit)."""
+
+    type: Literal["prompt"]
+    seq: int
+    kind: Literal["turn", "claim", "rob", "santan"]
+    actions: list[dict[str, Any]]
+    time_ms: int | None
+    bank_ms: int | None
+
+
+class PromptClosed(_Out):
+    type: Literal["prompt_closed"]
+    seq: int
+    reason: Literal["timeout", "auto"]
+
+
+class Ack(_Out):
+    type: Literal["ack"]
+    seq: int | None
+    id: str | None
+
+
+class Refusal(_Out):
+    """A message the table did not take; nothing changed. ``code``: malformed, too_large,
+    rate_limited, no_prompt, stale, not_offered, not_allowed, protocol."""
+
+    type: Literal["refused"]
+    code: str
+    message: str
+    id: str | None
+
+
+class SeatMode(_Out):
+    type: Literal["seat_mode"]
+    seat: Seat
+    mode: Literal["player", "bot", "auto"]
+    reason: str | None
+
+
+class SilverChange(_Out):
+    seat: Seat
+    owed: int
+    paid: int
+    fee: int
+    balance: int | None  # only in the message to that seat's own player
+
+
+class HandResultMessage(_Out):
+    """After a hand: its number, stored id, the match totals and (银子 tables) the ledger."""
+
+    type: Literal["hand_result"]
+    hand_id: int | None
+    number: int
+    totals: list[int]
+    silver: list[SilverChange] | None
+    match_over: bool
+
+
+class ChatMessage(_Out):
+    type: Literal["chat"]
+    seat: Seat | None
+    name: str
+    text: str | None
+    phrase: str | None
+
+
+class Pong(_Out):
+    type: Literal["pong"]
+    id: str | None
+
+
+class ErrorMessage(_Out):
+    """Sent before the server closes the connection."""
+
+    type: Literal["error"]
+    code: str
+    message: str
+
+
+SERVER_MESSAGES: dict[str, type[BaseModel]] = {
+    "welcome": Welcome,
+    "table": TableMessage,
+    "snapshot": Snapshot,
+    "events": EventsMessage,
+    "prompt": PromptMessage,
+    "prompt_closed": PromptClosed,
+    "ack": Ack,
+    "refused": Refusal,
+    "seat_mode": SeatMode,
+    "hand_result": HandResultMessage,
+    "chat": ChatMessage,
+    "pong": Pong,
+    "error": ErrorMessage,
+}
+CLIENT_MESSAGES: dict[str, type[BaseModel]] = {
+    "hello": Hello,
+    "sit": Sit,
+    "stand": Stand,
+    "ready": Ready,
+    "start": Start,
+    "add_bots": AddBots,
+    "act": Act,
+    "resume": Resume,
+    "chat": Chat,
+    "ping": Ping,
+}
+
+
+def schemas() -> dict[str, Any]:
+    """The JSON Schema of every message, by direction and type."""
+    return {
+        "protocol": PROTOCOL,
+        "client": {k: m.model_json_schema() for k, m in CLIENT_MESSAGES.items()},
+        "server": {k: m.model_json_schema() for k, m in SERVER_MESSAGES.items()},
+    }

@@ -1,0 +1,98 @@
+"""The running hall: its store, writer, tables, sessions and metrics, shared by the routes."""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+from urllib.parse import urlsplit
+
+from argon2 import PasswordHasher
+
+from .auth import LoginLimiter, SessionCodec, load_secret
+from .botpool import BotPool
+from .clock import Clock, LoopClock
+from .connection import User
+from .directory import InProcessDirectory
+from .hall import Hall
+from .metrics import Metrics
+from .persistence import StoreWriter
+from .settings import HallSettings
+
+log = logging.getLogger("baida.server")
+
+
+class Runtime:
+    """One hall process. ``start`` opens the database (migrating it), warms the tables,
+    starts the bot workers and brings back the tables; ``stop`` undoes it."""
+
+    def __init__(self, settings: HallSettings, clock: Clock | None = None) -> None:
+        self.settings = settings
+        self.clock: Clock = clock or LoopClock()
+        self.metrics = Metrics()
+        self.limiter = LoginLimiter(time.monotonic)
+        self.directory = InProcessDirectory()
+        self.store: Any = None
+        self.db: StoreWriter | None = None
+        self.hall: Hall | None = None
+        self.bots: BotPool | None = None
+        self.codec: SessionCodec | None = None
+        self.started_at = time.time()
+
+    async def start(self) -> None:
+        from .store import Store
+
+        s = self.settings
+        s.data_dir.mkdir(parents=True, exist_ok=True)
+        self.codec = SessionCodec(load_secret(s.secret_path))
+        hasher = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1) if (
+            s.argon2_fast) else None
+        self.store = Store(s.database_url, password_hasher=hasher,
+                           starting_balance=s.starting_balance,
+                           sqlite_synchronous=s.sqlite_synchronous)
+        self.store.migrate()
+        if s.warm_up:
+            from ..warmup import warm_tables
+
+            log.info("evaluator and scorer tables warmed in %.2f s", warm_tables())
+        self.db = StoreWriter(self.store)
+        self.bots = BotPool(workers=s.bot_workers)
+        self.hall = Hall(store=self.store, db=self.db, clock=self.clock, bots=self.bots,
+                         metrics=self.metrics, directory=self.directory, standing=s.standing)
+        await self.hall.open()
+
+    async def stop(self) -> None:
+        if self.hall is not None:
+            await self.hall.close()
+        if self.bots is not None:
+            self.bots.close()
+        if self.db is not None:
+            self.db.close()
+        if self.store is not None:
+            self.store.close()
+
+    # ---------------------------------------------------------------- sessions
+
+    async def user_of(self, cookie: str | None) -> tuple[User, Any] | None:
+        """The signed-in, active account of a session cookie (and the account row)."""
+        assert self.codec is not None and self.db is not None
+        found = self.codec.load(cookie)
+        if found is None:
+            return None
+        uid, version = found
+        try:
+            account = await self.db.read(lambda s: s.accounts.get(uid))
+        except Exception:
+            return None
+        if account.session_version != version or account.suspended:
+            return None
+        return User(account.id, account.name, account.role, account.is_guest), account
+
+    def origin_ok(self, origin: str | None, host: str | None) -> bool:
+        """A browser's ``Origin`` must be this hall (or a configured one)."""
+        if origin is None:
+            return True  # not a browser: no ambient credentials to abuse
+        if origin in self.settings.allowed_origins:
+            return True
+        netloc = urlsplit(origin).netloc
+        return bool(host) and netloc == host

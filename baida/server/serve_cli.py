@@ -1,0 +1,70 @@
+"""``baida serve``: run the hall (the lobby, the tables, the browser client) on this machine."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .settings import HallSettings, default_data_dir
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument("--data", type=Path, default=None,
+                        help="data folder for the database and the signing key "
+                        f"(default {default_data_dir()})")
+    parser.add_argument("--database", default=None, metavar="URL",
+                        help="a PostgreSQL URL (postgresql+psycopg://user@host/db); "
+                        "default: SQLite in the data folder")
+    parser.add_argument("--bot-workers", type=int, default=1,
+                        help="processes that think for bots and 托管 (default 1)")
+    parser.add_argument("--starting-balance", type=int, default=1000,
+                        help="银子 a new account starts with")
+    parser.add_argument("--no-warm-up", action="store_true",
+                        help="skip filling the evaluator tables at start")
+    parser.add_argument("--secure-cookies", action="store_true",
+                        help="mark cookies Secure (when served over HTTPS)")
+    parser.add_argument("--log-format", choices=("text", "json"), default="text")
+    parser.add_argument("--log-level", default="info")
+
+
+def settings_from(args: argparse.Namespace) -> HallSettings:
+    settings = HallSettings(
+        host=args.host,
+        port=args.port,
+        database=args.database,
+        starting_balance=args.starting_balance,
+        bot_workers=args.bot_workers,
+        warm_up=not args.no_warm_up,
+        secure_cookies=args.secure_cookies,
+    )
+    if args.data is not None:
+        settings.data_dir = args.data
+    return settings
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from .app import create_app
+    from .logs import setup_logging
+
+    if not 0 < args.port < 65536:
+        print("baida serve: --port must be 1-65535", file=sys.stderr)
+        return 2
+    if args.bot_workers < 0 or args.starting_balance < 0:
+        print("baida serve: --bot-workers and --starting-balance are >= 0", file=sys.stderr)
+        return 2
+    setup_logging(args.log_format, args.log_level)
+    settings = settings_from(args)
+    app = create_app(settings)
+    config = uvicorn.Config(
+        app, host=settings.host, port=settings.port, log_config=None, lifespan="on",
+        ws_max_size=64 * 1024, ws_ping_interval=20.0, ws_ping_timeout=20.0,
+        server_header=False,
+    )
+    server = uvicorn.Server(config)
+    server.run()
+    return 0

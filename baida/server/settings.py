@@ -1,0 +1,48 @@
+"""How a hall is run: where its data lives, where it listens, its limits and tables."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .hall import DEFAULT_STANDING, StandingTables
+
+
+def default_data_dir() -> Path:
+    """``$BAIDA_DATA`` or ``~/.local/share/baida``."""
+    given = os.environ.get("BAIDA_DATA")
+    if given:
+        return Path(given)
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "baida"
+
+
+@dataclass(slots=True)
+class HallSettings:
+    """Everything ``baida serve`` can be told (its flags and environment variables)."""
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    data_dir: Path = field(default_factory=default_data_dir)
+    database: str | None = None  # a SQLAlchemy URL; None: SQLite in data_dir
+    starting_balance: int = 1000
+    bot_workers: int = 1  # processes for bots (0: on the event loop, for tests)
+    warm_up: bool = True
+    secure_cookies: bool = False  # set behind HTTPS
+    allowed_origins: tuple[str, ...] = ()  # besides the hall's own
+    standing: tuple[StandingTables, ...] = DEFAULT_STANDING
+    argon2_fast: bool = False  # cheap password hashing (tests only)
+    sqlite_synchronous: str = "NORMAL"
+    client_rate: float = 8.0  # messages a second a connection may send on average
+    client_burst: float = 24.0  # ... and at once
+
+    @property
+    def database_url(self) -> str:
+        if self.database:
+            return self.database
+        return str(self.data_dir / "hall.db")
+
+    @property
+    def secret_path(self) -> Path:
+        return self.data_dir / "secret.key"

@@ -1,0 +1,829 @@
+"""One table of the hall: the single owner of its match, an actor with an inbox.
+
+Everything that touches a table arrives as a message in its inbox (a client's message, a
+connection opening or closing, a timer firing, a bot's answer, an operator's command) and
+is handled in order by the table's own task, so no timer races a move. The game itself is
+``baida.table.TableDriver``'s; the actor adds people and connections, seats and readiness,
+bots in worker processes, persistence (an action is durable before anyone sees what it
+caused), the 银子 ledger at the end of each hand, chat and spectators.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine import Match, Round
+from ..table import BotTurn, Refused, SeatMode, TableDriver
+from ..tiles import tile_str
+from . import protocol as P
+from .botpool import BotPool
+from .chat import ChatLimiter, chat_text
+from .clock import Clock, TimerHandle
+from .connection import Connection, User
+from .directory import Directory
+from .metrics import Metrics
+from .persistence import HallStore
+from .store.hands import SettleRequest
+from .table_config import TableConfig
+
+log = logging.getLogger(__name__)
+
+WAITING, PLAYING, BETWEEN, CLOSED = "waiting", "playing", "between", "closed"
+
+
+@dataclass(slots=True)
+class SeatState:
+    """Who sits in one seat."""
+
+    user: User | None = None  # a person (None: empty or a bot)
+    bot: bool = False
+    ready: bool = False
+    conn: Connection | None = None
+    escaped: bool = False  # the person left mid-match; a bot plays on
+
+    @property
+    def empty(self) -> bool:
+        return self.user is None and not self.bot
+
+    @property
+    def kind(self) -> str:
+        if self.user is not None and not self.escaped:
+            return "person"
+        return "bot" if self.bot or self.escaped else "empty"
+
+
+@dataclass(slots=True)
+class TableInfo:
+    """What the table is in the hall: its id, its number, its owner and its settings."""
+
+    id: int
+    number: int
+    name: str
+    config: TableConfig
+    host: int | None = None
+    room_code: str | None = None
+
+
+@dataclass(slots=True)
+class _Hand:
+    """The stored identity of the hand in play."""
+
+    id: int
+    number: int
+    unsaved: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+
+
+class TableActor:
+    """The owner of one table."""
+
+    def __init__(
+        self,
+        info: TableInfo,
+        *,
+        clock: Clock,
+        db: HallStore,
+        bots: BotPool,
+        metrics: Metrics,
+        directory: Directory,
+        on_change: Callable[[TableActor], None] | None = None,
+    ) -> None:
+        self.info = info
+        self.config = info.config
+        self.clock = clock
+        self.db = db
+        self.bots = bots
+        self.metrics = metrics
+        self.directory = directory
+        self.on_change = on_change
+        self.quick = False  # a quick-play table (one person and three bots)
+        self.seats = [SeatState() for _ in range(4)]
+        self.spectators: set[Connection] = set()
+        self.status = WAITING
+        self.driver: TableDriver | None = None
+        self.match_id: int | None = None
+        self.hand: _Hand | None = None
+        self.chat = ChatLimiter(clock.now)
+        self._inbox: asyncio.Queue[tuple[Callable[..., Awaitable[None] | None], tuple]] = (
+            asyncio.Queue()
+        )
+        self._timer: TimerHandle | None = None
+        self._timer_at: float | None = None
+        self._between_deadline: float | None = None
+        self._snapshots: dict[Connection, bool] = {}  # waiting for a safe moment; resync?
+        self._task: asyncio.Task[None] | None = None
+        self._bot_jobs: set[asyncio.Task[None]] = set()
+        self._last_seq = 0
+
+    # ================================================================ the actor
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"table-{self.id}")
+        self.directory.subscribe(self.id, lambda message: self.post(self._deliver, message))
+
+    @property
+    def id(self) -> int:
+        return self.info.id
+
+    def post(self, handler: Callable[..., Awaitable[None] | None], *args: Any) -> None:
+        """Queue ``handler(*args)`` to run in the table's task."""
+        self._inbox.put_nowait((handler, args))
+
+    async def call(self, handler: Callable[..., Awaitable[Any] | Any], *args: Any) -> Any:
+        """Run ``handler(*args)`` in the table's task and return its result."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+
+        async def job() -> None:
+            try:
+                result = handler(*args)
+                if asyncio.iscoroutine(result):
+                    result = await result
+                future.set_result(result)
+            except Exception as exc:
+                future.set_exception(exc)
+
+        self.post(job)
+        return await future
+
+    async def _run(self) -> None:
+        while True:
+            handler, args = await self._inbox.get()
+            try:
+                result = handler(*args)
+                if asyncio.iscoroutine(result):
+                    await result
+                await self._pump()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a bug in one message must not take the table down
+                log.exception("table %s: handler %s failed", self.id, handler)
+            if self.status == CLOSED and self._inbox.empty():
+                return
+
+    async def stopped(self) -> None:
+        if self._task is not None:
+            await asyncio.gather(self._task, return_exceptions=True)
+
+    def idle(self) -> bool:
+        """Nothing queued for the table and no bot thinking (tests wait for this)."""
+        return self._inbox.empty() and not self._bot_jobs
+
+    # ================================================================ connections
+
+    def connect(self, conn: Connection) -> None:
+        self.post(self._connected, conn)
+
+    def disconnect(self, conn: Connection) -> None:
+        self.post(self._disconnected, conn)
+
+    def receive(self, conn: Connection, message: Any) -> None:
+        self.post(self._received, conn, message)
+
+    def _connected(self, conn: Connection) -> None:
+        seat = self._seat_of(conn.user.id)
+        if seat is not None:
+            old = self.seats[seat].conn
+            if old is not None and old is not conn:
+                old.send({"type": "error", "code": "replaced",
+                          "message": "this seat was opened in another window"})
+                old.close(4000, "replaced")
+            self.seats[seat].conn = conn
+            conn.seat = seat
+        else:
+            self.spectators.add(conn)
+        conn.send(self._welcome(conn))
+        if self.driver is not None:
+            self._update_listeners()
+            if seat is not None and self.driver.auto_reason[seat] == "offline":
+                self.driver.take_back(seat, self.clock.now())
+            self._snapshots[conn] = False
+        self._changed()
+
+    def _disconnected(self, conn: Connection) -> None:
+        conn.closed = True
+        self._snapshots.pop(conn, None)
+        self.spectators.discard(conn)
+        seat = conn.seat
+        if seat is None or self.seats[seat].conn is not conn:
+            return
+        state = self.seats[seat]
+        state.conn = None
+        if self.status == WAITING:
+            self.seats[seat] = SeatState()  # a seat is kept only during a match
+        elif self.driver is not None:
+            self._update_listeners()
+            if self.driver.modes[seat] == SeatMode.PLAYER:
+                self.driver.set_mode(seat, SeatMode.AUTO, self.clock.now(), reason="offline")
+        self._changed()
+
+    def _seat_of(self, user_id: int) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s.user is not None and s.user.id == user_id and not s.escaped:
+                return i
+        return None
+
+    def _update_listeners(self) -> None:
+        if self.driver is None:
+            return
+        listeners: set[int | None] = {
+            i for i, s in enumerate(self.seats) if s.conn is not None and not s.escaped
+        }
+        if self.spectators:
+            listeners.add(None)
+        self.driver.listeners = listeners
+
+    # ================================================================ messages
+
+    async def _received(self, conn: Connection, message: Any) -> None:
+        handler = _HANDLERS.get(message.type)
+        if handler is None:
+            return
+        try:
+            result = handler(self, conn, message)
+            if asyncio.iscoroutine(result):
+                await result
+        except Refused as exc:
+            self.metrics.refused(exc.code)
+            conn.send({"type": "refused", "code": exc.code, "message": exc.message,
+                       "id": getattr(message, "id", None)})
+
+    def _on_sit(self, conn: Connection, msg: P.Sit) -> None:
+        if self.status != WAITING:
+            raise Refused("not_allowed", "seats are taken while the table is playing")
+        if self._seat_of(conn.user.id) is not None:
+            raise Refused("not_allowed", "you already have a seat here")
+        free = [i for i, s in enumerate(self.seats) if s.empty]
+        seat = msg.seat if msg.seat is not None else (free[0] if free else None)
+        if seat is None or seat not in free:
+            raise Refused("not_allowed", "that seat is taken")
+        self.post(self._sit_checked, conn, seat)
+
+    async def _sit_checked(self, conn: Connection, seat: int) -> None:
+        """Sitting at a 银子 table needs the table's minimum balance (a database read)."""
+        if self.config.stakes == "silver":
+            balance = await self.db.read(lambda s: s.ledger.balance(conn.user.id))
+            if balance < self.config.min_balance:
+                conn.send({"type": "refused", "code": "not_allowed", "id": None,
+                           "message": f"this table needs {self.config.min_balance} 银子"})
+                return
+        if self.status != WAITING or not self.seats[seat].empty or conn.closed:
+            conn.send({"type": "refused", "code": "not_allowed", "id": None,
+                       "message": "that seat is taken"})
+            return
+        if self._seat_of(conn.user.id) is not None:
+            return
+        self.spectators.discard(conn)
+        self.seats[seat] = SeatState(user=conn.user, conn=conn)
+        conn.seat = seat
+        self._changed()
+
+    async def _on_stand(self, conn: Connection, msg: P.Stand) -> None:
+        seat = conn.seat
+        if seat is None:
+            raise Refused("not_allowed", "you have no seat here")
+        if self.status == WAITING:
+            self.seats[seat] = SeatState()
+            conn.seat = None
+            self.spectators.add(conn)
+            self._changed()
+            return
+        if not msg.escape:
+            raise Refused("not_allowed", "leaving during a match is an escape: send escape")
+        await self._escape(seat, conn)
+
+    def _on_ready(self, conn: Connection, msg: P.Ready) -> None:
+        seat = conn.seat
+        if seat is None or self.status == PLAYING:
+            raise Refused("not_allowed", "nothing to be ready for")
+        self.seats[seat].ready = msg.ready
+        self._changed()
+        self._maybe_start()
+
+    def _on_start(self, conn: Connection, msg: P.Start) -> None:
+        if conn.user.id != self.info.host or self.status != WAITING:
+            raise Refused("not_allowed", "only the host starts, before the match")
+        if msg.bots:
+            self._fill_bots()
+        if any(s.empty for s in self.seats):
+            raise Refused("not_allowed", "four seats must be taken")
+        if conn.seat is not None:
+            self.seats[conn.seat].ready = True
+        if not self._all_ready():
+            raise Refused("not_allowed", "every player must be ready")
+        self._changed()
+        self._maybe_start()
+
+    def _on_add_bots(self, conn: Connection, msg: P.AddBots) -> None:
+        if self.status != WAITING or conn.seat is None:
+            raise Refused("not_allowed", "bots are added by a seated player before the match")
+        self._fill_bots()
+        self._changed()
+        self._maybe_start()
+
+    def _fill_bots(self) -> None:
+        for i, s in enumerate(self.seats):
+            if s.empty:
+                self.seats[i] = SeatState(bot=True, ready=True)
+
+    def _on_act(self, conn: Connection, msg: P.Act) -> None:
+        seat = conn.seat
+        if seat is None or self.driver is None:
+            raise Refused("no_prompt", "no decision is pending for you")
+        if self.driver.modes[seat] != SeatMode.PLAYER:
+            raise Refused("no_prompt", "no decision is pending for you")
+        started = self.clock.now()
+        self.driver.submit(seat, msg.seq, msg.action.model_dump(exclude_none=True), started)
+        self.metrics.action()
+        conn.send({"type": "ack", "seq": msg.seq, "id": msg.id})
+
+    def _on_resume(self, conn: Connection, msg: P.Resume) -> None:
+        if conn.seat is None or self.driver is None:
+            raise Refused("not_allowed", "you have no seat in play here")
+        if self.seats[conn.seat].escaped:
+            raise Refused("not_allowed", "you left this match")
+        self.driver.take_back(conn.seat, self.clock.now())
+
+    def _on_chat(self, conn: Connection, msg: P.Chat) -> None:
+        if conn.seat is None:
+            raise Refused("not_allowed", "spectators read the chat")
+        text, phrase = chat_text(msg.text, msg.phrase)
+        if not self.chat.allow(conn.user.id):
+            raise Refused("rate_limited", "too many chat messages; wait a moment")
+        out = {"type": "chat", "seat": conn.seat, "name": conn.user.name, "text": text,
+               "phrase": phrase}
+        self.directory.publish(self.id, out)
+
+    def _deliver(self, message: dict[str, Any]) -> None:
+        """A table-wide message from the directory (chat) to everyone here."""
+        for conn in self._connections():
+            conn.send(message)
+
+    def _on_ping(self, conn: Connection, msg: P.Ping) -> None:
+        conn.send({"type": "pong", "id": msg.id})
+
+    def _on_hello(self, conn: Connection, msg: P.Hello) -> None:
+        raise Refused("protocol", "hello is the first message only")
+
+    # ================================================================ the match
+
+    def _all_ready(self) -> bool:
+        return all(s.bot or s.ready for s in self.seats)
+
+    def _maybe_start(self) -> None:
+        if self.status == WAITING and not any(s.empty for s in self.seats) and self._all_ready():
+            self.post(self._start_match)
+        elif self.status == BETWEEN and self._between_ready():
+            self.post(self._next_hand)
+
+    def _between_ready(self) -> bool:
+        assert self.driver is not None
+        for i, s in enumerate(self.seats):
+            if s.kind == "person" and self.driver.modes[i] == SeatMode.PLAYER and not s.ready:
+                return False
+        return True
+
+    async def _start_match(self) -> None:
+        if self.status != WAITING or any(s.empty for s in self.seats) or not self._all_ready():
+            return
+        cfg = self.config
+        match = Match(cfg.ruleset, cfg.options, base=cfg.base, hands=cfg.hands,
+                      rounds=cfg.rounds)
+        modes = [SeatMode.BOT if s.bot else SeatMode.PLAYER for s in self.seats]
+        self.driver = TableDriver(match, timing=cfg.timing, modes=modes,
+                                  first_seq=self._last_seq + 1)
+        self.driver.on_applied = self._applied
+        seats = self._seat_users()
+        state = match.state()
+        info = await self.db.write(lambda s: s.tables.start_match(self.id, seats, state))
+        self.match_id = info.id
+        self.status = BETWEEN
+        await self._next_hand()
+
+    def _seat_users(self) -> list[int | None]:
+        return [None if s.user is None or s.escaped else s.user.id for s in self.seats]
+
+    async def _next_hand(self) -> None:
+        if self.driver is None or self.status not in (BETWEEN,):
+            return
+        match = self.driver.match
+        if match.over:
+            return
+        seed = secrets.token_bytes(32)
+        setup = _setup_json(match)
+        number = match.hand_number + 1
+        seats = self._seat_users()
+        assert self.match_id is not None
+        match_id = self.match_id
+        ruleset = self.config.ruleset
+        info = await self.db.write(
+            lambda s: s.hands.start(match_id, number, ruleset=ruleset, seed=seed, setup=setup,
+                                    seats=seats)
+        )
+        self.hand = _Hand(info.id, number)
+        for s in self.seats:
+            s.ready = s.bot
+        self._between_deadline = None
+        self.status = PLAYING
+        self._update_listeners()
+        self.driver.start_hand(seed, self.clock.now())
+        for conn in self._connections():
+            self._snapshots[conn] = False
+        self._changed()
+
+    def _applied(self, action: Any, events: list[Any]) -> None:
+        rnd = self.driver.round if self.driver else None
+        if self.hand is not None and rnd is not None:
+            self.hand.unsaved.append((len(rnd.actions) - 1, action.to_json()))
+
+    async def _finish_hand(self) -> None:
+        driver = self.driver
+        hand = self.hand
+        assert driver is not None and hand is not None
+        rnd = driver.round
+        assert rnd is not None and rnd.result is not None
+        record = rnd.record()
+        result = rnd.result.to_json()
+        settle = None
+        hand_id = hand.id
+        if self.config.stakes == "silver":
+            settle = SettleRequest(
+                txn_key=f"hand:{hand_id}",
+                seats=[None if s.user is None else s.user.id for s in self.seats],
+                owed=list(rnd.result.payments),
+                fee=self.config.fee,
+            )
+        match_over = driver.match.over
+        state = driver.match.state()
+        status = "ended" if match_over else None
+        finished = await self.db.write(
+            lambda s: s.hands.finish(hand_id, record, result, settle=settle, match_state=state,
+                                     match_status=status)
+        )
+        outcome = finished.settlement
+        self.hand = None
+        self._last_seq = driver.next_seq
+        for i, s in enumerate(self.seats):
+            if s.escaped:  # the escaper paid this hand; from now on the house's bot plays
+                self.seats[i] = SeatState(bot=True, ready=True)
+        self._send_hand_result(hand_id, hand.number, outcome, match_over)
+        self.metrics.hand_finished()
+        if match_over:
+            await self._end_match()
+        else:
+            self.status = BETWEEN
+            limit = self.config.timing.between_hands
+            self._between_deadline = None if limit is None else self.clock.now() + limit
+            self._maybe_start()
+        self._changed()
+
+    def _send_hand_result(
+        self, hand_id: int, number: int, outcome: Any, match_over: bool
+    ) -> None:
+        assert self.driver is not None
+        base = {
+            "type": "hand_result",
+            "hand_id": hand_id,
+            "number": number,
+            "totals": list(self.driver.match.totals),
+            "silver": None,
+            "match_over": match_over,
+        }
+        changes = _silver_changes(outcome)
+        for conn in self._connections():
+            message = dict(base)
+            if changes is not None:
+                message["silver"] = [
+                    {**c, "balance": c["balance"] if conn.seat == c["seat"] else None}
+                    for c in changes
+                ]
+            conn.send(message)
+
+    async def _end_match(self) -> None:
+        assert self.driver is not None
+        self.driver = None
+        self.match_id = None
+        self.status = WAITING
+        for i, s in enumerate(self.seats):
+            if s.kind == "person" and s.conn is None:
+                self.seats[i] = SeatState()  # gone: the seat is free for the next match
+            else:
+                s.ready = s.bot
+        self._snapshots.clear()
+
+    async def _escape(self, seat: int, conn: Connection) -> None:
+        """A person leaves mid-match: a bot plays the seat; at a 银子 table they pay the
+        hand as it ends and the escape penalty now, which goes to the others."""
+        assert self.driver is not None
+        state = self.seats[seat]
+        user = state.user
+        assert user is not None
+        if self.config.stakes == "silver" and self.config.escape_penalty:
+            others = [None if s.user is None or s.escaped else s.user.id
+                      for i, s in enumerate(self.seats) if i != seat]
+            key = f"escape:{self.match_id}:{self.driver.match.hand_number + 1}:{seat}"
+            penalty = self.config.escape_penalty
+            await self.db.write(lambda s: s.ledger.escape(key, user.id, penalty, others))
+        state.escaped = True
+        state.conn = None
+        conn.seat = None
+        self.spectators.add(conn)
+        if self.status == BETWEEN:
+            self.seats[seat] = SeatState(bot=True, ready=True)
+        self.driver.set_mode(seat, SeatMode.BOT, self.clock.now(), reason="escaped")
+        self._update_listeners()
+        self._changed()
+        self._maybe_start()
+
+    # ================================================================ after every message
+
+    async def _pump(self) -> None:
+        """Advance the game to now; start bots; make actions durable; then send."""
+        driver = self.driver
+        now = self.clock.now()
+        if driver is not None and self.status == PLAYING:
+            driver.advance(now)
+            for turn in driver.bot_turns(now):
+                self._start_bot(turn)
+            await self._save_actions()
+            self._send_outbox()
+            self._send_snapshots()
+            if driver.hand_over and driver.idle and self.hand is not None:
+                await self._finish_hand()
+        elif driver is not None:
+            self._send_outbox()
+            self._send_snapshots()
+            if (
+                self.status == BETWEEN
+                and self._between_deadline is not None
+                and now >= self._between_deadline
+            ):
+                for s in self.seats:
+                    s.ready = True
+                self._maybe_start()
+        self._schedule()
+
+    async def _save_actions(self) -> None:
+        hand = self.hand
+        if hand is None or not hand.unsaved:
+            return
+        rows, hand.unsaved = hand.unsaved, []
+        await self.db.append_actions(hand.id, rows)
+
+    def _send_outbox(self) -> None:
+        assert self.driver is not None
+        for recipient, message in self.driver.drain():
+            if recipient is None:
+                for conn in self.spectators:
+                    conn.send(message)
+            else:
+                conn = self.seats[recipient].conn
+                if conn is not None:
+                    conn.send(message)
+
+    def _send_snapshots(self) -> None:
+        driver = self.driver
+        if driver is None or not self._snapshots:
+            return
+        for conn in list(self._snapshots):
+            if conn.closed:
+                del self._snapshots[conn]
+                continue
+            recipient = conn.seat
+            if driver.round is None or not driver.snapshot_ready(recipient):
+                continue
+            resync = self._snapshots.pop(conn)
+            snap = driver.snapshot(recipient, self.clock.now())
+            snap["hand_id"] = self.hand.id if self.hand is not None else None
+            snap["resync"] = resync
+            conn.send(snap)
+
+    def _schedule(self) -> None:
+        """Set the table's one timer to the next moment it has something to do."""
+        wake: float | None = None
+        if self.driver is not None and self.status == PLAYING:
+            wake = self.driver.next_wakeup()
+        if self.status == BETWEEN and self._between_deadline is not None:
+            wake = self._between_deadline if wake is None else min(wake, self._between_deadline)
+        if wake == self._timer_at:
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._timer_at = wake
+        if wake is not None:
+            self._timer = self.clock.call_at(wake, self._tick)
+
+    def _tick(self) -> None:
+        self._timer = None
+        self._timer_at = None
+        self.post(_nothing)
+
+    # ================================================================ bots
+
+    def _start_bot(self, turn: BotTurn) -> None:
+        name = self.config.bot if turn.mode == SeatMode.BOT else "tuoguan"
+        hand_id = self.hand.id if self.hand is not None else 0
+        digest = hashlib.sha256(f"baida-bot:{self.id}:{hand_id}:{turn.seq}".encode()).digest()
+        seed = int.from_bytes(digest[:8], "big")
+        view = turn.view.to_json()
+        legal = [a.to_json() for a in turn.legal]
+        task = asyncio.get_running_loop().create_task(self._bot_job(name, seed, view, legal, turn))
+        self._bot_jobs.add(task)
+        task.add_done_callback(self._bot_jobs.discard)
+
+    async def _bot_job(
+        self, name: str, seed: int, view: dict[str, Any], legal: list[dict[str, Any]],
+        turn: BotTurn,
+    ) -> None:
+        try:
+            index: int | None = await self.bots.decide(name, seed, view, legal)
+        except Exception:
+            log.exception("table %s: bot %s failed on seq %s", self.id, name, turn.seq)
+            index = None
+        self.post(self._bot_answer, turn, index)
+
+    def _bot_answer(self, turn: BotTurn, index: int | None) -> None:
+        driver = self.driver
+        if driver is None:
+            return
+        now = self.clock.now()
+        prompt = driver.prompts.get(turn.seat)
+        if prompt is None or prompt.seq != turn.seq or driver.modes[turn.seat] == SeatMode.PLAYER:
+            return  # the person took the seat back and answered, or the hand moved on
+        if index is None or not 0 <= index < len(turn.legal):
+            driver.bot_failed(turn.seat, turn.seq, now)
+            return
+        try:
+            driver.submit(turn.seat, turn.seq, turn.legal[index], now)
+        except Refused:
+            driver.bot_failed(turn.seat, turn.seq, now)
+
+    # ================================================================ operator
+
+    async def close(self, reason: str = "closed by the operator") -> None:
+        """Stop the table: a hand in play is voided (balances untouched)."""
+        if self.hand is not None:
+            hand_id = self.hand.id
+            await self.db.write(lambda s: s.hands.void(hand_id, "table closed"))
+            self.hand = None
+        if self.match_id is not None and self.driver is not None:
+            state = self.driver.match.state()
+            match_id = self.match_id
+            await self.db.write(
+                lambda s: s.tables.save_match(match_id, state=state, status="ended")
+            )
+        self.status = CLOSED
+        self.driver = None
+        for conn in self._connections():
+            conn.send({"type": "error", "code": "closed", "message": reason})
+            conn.close(1000, "closed")
+        for task in list(self._bot_jobs):
+            task.cancel()
+        if self._timer is not None:
+            self._timer.cancel()
+        self._changed()
+
+    # ================================================================ restart
+
+    def resume(self, hand: Any, users: list[User | None]) -> None:
+        """Go on with a hand that was in play when the server stopped (``hand``: the store's
+        ``ResumableHand``): rebuilt from its seed and stored actions; the people are on 托管
+        until they reconnect."""
+        match = Match.from_state(hand.match_state)
+        for i, user in enumerate(users):
+            self.seats[i] = SeatState(user=user, bot=user is None, ready=True)
+        modes = [SeatMode.BOT if user is None else SeatMode.AUTO for user in users]
+        self.driver = TableDriver(match, timing=self.config.timing, modes=modes,
+                                  first_seq=secrets.randbelow(1 << 30) + 1)
+        for i, user in enumerate(users):
+            if user is not None:
+                self.driver.auto_reason[i] = "offline"
+        self.driver.on_applied = self._applied
+        setup = hand.setup
+        rnd = Round.from_seed(
+            match.ruleset, hand.seed, options=match.options, dealer=setup["dealer"],
+            round_wind=setup["round_wind"], base=setup["base"],
+            carry_pool=setup["carry_pool"], previous_wild=setup["previous_wild"],
+        )
+        for _, action in hand.actions:
+            rnd.apply(action)
+        self.match_id = hand.match_id
+        self.hand = _Hand(hand.hand_id, hand.number)
+        self.status = PLAYING
+        self.driver.resume_hand(rnd, self.clock.now())
+
+    # ================================================================ messages out
+
+    def _connections(self) -> list[Connection]:
+        out = [s.conn for s in self.seats if s.conn is not None]
+        out.extend(self.spectators)
+        return out
+
+    def _changed(self) -> None:
+        """Tell everyone at the table (and the lobby) what the table looks like now."""
+        message = {"type": "table", "table": self.table_json()}
+        for conn in self._connections():
+            conn.send(message)
+        if self.on_change is not None:
+            self.on_change(self)
+
+    def _welcome(self, conn: Connection) -> dict[str, Any]:
+        return {
+            "type": "welcome",
+            "protocol": P.PROTOCOL,
+            "user": {"id": conn.user.id, "name": conn.user.name},
+            "seat": conn.seat,
+            "table": self.table_json(),
+        }
+
+    def table_json(self) -> dict[str, Any]:
+        cfg = self.config
+        driver = self.driver
+        seats = []
+        for i, s in enumerate(self.seats):
+            mode = "bot" if s.kind == "bot" else "player"
+            reason = None
+            if driver is not None:
+                mode = driver.modes[i].value
+                reason = driver.auto_reason[i]
+            seats.append({
+                "seat": i,
+                "user": None if s.user is None or s.escaped else s.user.id,
+                "name": _seat_name(s),
+                "kind": s.kind,
+                "ready": s.ready or s.bot,
+                "mode": mode,
+                "connected": s.conn is not None,
+                "auto_reason": reason,
+            })
+        return {
+            "id": self.id,
+            "number": self.info.number,
+            "name": self.info.name,
+            "ruleset": cfg.ruleset,
+            "options": cfg.options,
+            "base": cfg.base,
+            "fee": cfg.fee,
+            "stakes": cfg.stakes,
+            "length": cfg.length_json(),
+            "private": cfg.private,
+            "room_code": self.info.room_code,
+            "host": self.info.host,
+            "status": self.status,
+            "timing": cfg.timing.to_json(),
+            "seats": seats,
+            "spectators": len(self.spectators),
+            "match": driver.match.to_json() if driver is not None else None,
+            "badges": cfg.badges(),
+        }
+
+
+def _seat_name(s: SeatState) -> str | None:
+    if s.user is not None and not s.escaped:
+        return s.user.name
+    return "bot" if s.kind == "bot" else None
+
+
+def _silver_changes(settlement: Any) -> list[dict[str, Any]] | None:
+    """The ledger's per-seat outcome as the protocol's ``silver`` list."""
+    if settlement is None:
+        return None
+    return [
+        {"seat": seat, "owed": row.owed, "paid": row.amount, "fee": row.fee,
+         "balance": row.balance_after}
+        for seat, row in enumerate(settlement.seats)
+    ]
+
+
+def _setup_json(match: Match) -> dict[str, Any]:
+    """The ``Round.from_seed`` keywords of the match's next hand, as JSON."""
+    return {
+        "dealer": match.dealer,
+        "round_wind": match.round_wind,
+        "base": match.base,
+        "carry_pool": match.carry_pool,
+        "previous_wild": None if match.previous_wild is None else tile_str(match.previous_wild),
+    }
+
+
+def _nothing() -> None:
+    """A timer fired: the pump after it does the work."""
+
+
+_HANDLERS: dict[str, Callable[[TableActor, Connection, Any], Any]] = {
+    "hello": TableActor._on_hello,
+    "sit": TableActor._on_sit,
+    "stand": TableActor._on_stand,
+    "ready": TableActor._on_ready,
+    "start": TableActor._on_start,
+    "add_bots": TableActor._on_add_bots,
+    "act": TableActor._on_act,
+    "resume": TableActor._on_resume,
+    "chat": TableActor._on_chat,
+    "ping": TableActor._on_ping,
+}

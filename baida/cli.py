@@ -12,7 +12,7 @@ import importlib
 import sys
 
 SUBCOMMANDS = {
-    "score": ("baida.scoring.cli", "score one finished hand given as JSON (SCORING_API.md)"),
+    "score": ("baida.scoring.cli", "score one finished hand given as JSON (docs/scoring-api.md)"),
     "play": ("baida.play", "play a match in the terminal against three bots"),
     "replay": ("baida.engine.replay_cli", "re-run a game record and check its settlement"),
     "arena": ("baida.bots.arena_cli", "pit bots against each other in duplicate matches"),

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from .database import Sessions
 from .errors import AccountSuspended, AuthenticationFailed, InvalidRequest, NameTaken, NotFound
-from .ledger import LedgerWriter
+from .ledger import Ledger
 from .models import User, Wallet
 from .names import InvalidName, name_key, normalize_name
 from .passwords import Passwords, check_new_password
@@ -61,12 +61,13 @@ class Accounts:
     """Account operations, each in its own transaction (any thread may call)."""
 
     def __init__(self, sessions: Sessions, clock: Callable[[], datetime], passwords: Passwords,
-                 starting_balance: int) -> None:
+                 ledger: Ledger, starting_balance: int) -> None:
         if starting_balance < 0:
             raise InvalidRequest("the starting balance cannot be negative")
         self._sessions = sessions
         self._clock = clock
         self._passwords = passwords
+        self._ledger = ledger
         self._starting_balance = starting_balance
 
     # ------------------------------------------------------------------ creation
@@ -83,7 +84,9 @@ class Accounts:
         session.add(wallet)
         session.flush()
         if self._starting_balance:
-            LedgerWriter(session, now).grant(f"start:{user.id}", user.id, self._starting_balance)
+            self._ledger.writer(session, now).grant(f"start:{user.id}", user.id,
+                                                    self._starting_balance)
+            session.refresh(wallet)  # the grant updated the row with Core
         return _account(user, wallet)
 
     def create_guest(self) -> Account:

@@ -26,7 +26,7 @@ def database_url(target: str | Path) -> str:
         if url.get_backend_name() not in ("sqlite", "postgresql"):
             raise ValueError(f"unsupported database {url.get_backend_name()!r}: "
                              "use a SQLite path or a postgresql+psycopg:// URL")
-        if url.get_backend_name() == "postgresql" and url.get_driver_name() != "psycopg":
+        if url.drivername == "postgresql":  # the default driver differs between versions
             url = url.set(drivername="postgresql+psycopg")
         return url.render_as_string(hide_password=False)
     if text in ("", ":memory:"):

@@ -8,22 +8,20 @@ the seed) never leave the store before the hand has ended.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Insert, select
+from sqlalchemy import bindparam, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from .database import Sessions
 from .errors import HandStateError, InvalidRequest, NotFound
-from .ledger import LedgerWriter, Settlement
+from .ledger import Ledger, Settlement
 from .models import HandAction, HandRow, HandSeat, MatchRow, User
 from .tables import check_seats, load_match, update_match
-
-ACTION_ROWS_PER_STATEMENT = 1000  # 3 parameters a row: far below SQLite's variable limit
 
 
 @dataclass(frozen=True)
@@ -101,17 +99,19 @@ def hand_info(row: HandRow) -> HandInfo:
                     row.ended_at)
 
 
-def _insert(session: Session) -> Callable[[Any], Insert]:
-    """The dialect's INSERT, which knows ON CONFLICT DO NOTHING."""
-    name = session.get_bind().dialect.name
-    return {"sqlite": sqlite.insert, "postgresql": postgresql.insert}[name]
+# Appending actions is the hall's most frequent write: its statements are built once.
+_STATUSES = (select(HandRow.id, HandRow.status)
+             .where(HandRow.id.in_(bindparam("ids", expanding=True)))
+             .with_for_update(read=True))  # PostgreSQL: no hand ends while its actions land
+_ADD_ACTIONS = {dialect: insert(HandAction).on_conflict_do_nothing().returning(HandAction.seq)
+                for dialect, insert in (("sqlite", sqlite.insert),
+                                        ("postgresql", postgresql.insert))}
 
 
-def _load(session: Session, hand_id: int, *, lock: bool = False,
-          shared: bool = False) -> HandRow:
+def _load(session: Session, hand_id: int, *, lock: bool = False) -> HandRow:
     query = select(HandRow).where(HandRow.id == hand_id)
-    if lock or shared:
-        query = query.with_for_update(read=shared and not lock)
+    if lock:
+        query = query.with_for_update()
     row = session.scalar(query)
     if row is None:
         raise NotFound(f"no hand with id {hand_id}")
@@ -135,9 +135,10 @@ def _check_actions(actions: Iterable[tuple[int, dict[str, Any]]]) -> list[dict[s
 class Hands:
     """Hands, their actions and records, each call in its own transaction."""
 
-    def __init__(self, sessions: Sessions, clock: Callable[[], datetime]) -> None:
+    def __init__(self, sessions: Sessions, clock: Callable[[], datetime], ledger: Ledger) -> None:
         self._sessions = sessions
         self._clock = clock
+        self._ledger = ledger
 
     def start(self, match_id: int, number: int, *, ruleset: str, seed: bytes,
               setup: dict[str, Any], seats: Sequence[int | None]) -> HandInfo:
@@ -177,22 +178,28 @@ class Hands:
                        actions: Iterable[tuple[int, dict[str, Any]]]) -> int:
         """Store a batch of (seq, action JSON) in one transaction; a seq already stored is
         skipped (a retried batch writes nothing twice). Returns how many rows were new."""
-        rows = _check_actions(actions)
+        return self.append_many({hand_id: actions})
+
+    def append_many(self, batches: Mapping[int, Iterable[tuple[int, dict[str, Any]]]]) -> int:
+        """``append_actions`` for several hands in ONE transaction, so that a writer thread
+        serving many tables commits (and syncs to disk) once per batch, not once per action.
+        Refused whole (``HandStateError``) if one of the hands is not playing."""
+        rows = [{"hand_id": hand_id, **row} for hand_id, actions in batches.items()
+                for row in _check_actions(actions)]
         if not rows:
             return 0
+        hand_ids = sorted({row["hand_id"] for row in rows})
         with self._sessions.write() as session:
-            status = _load(session, hand_id, shared=True).status
-            if status != "playing":
-                raise HandStateError(f"hand {hand_id} is {status}: it takes no more actions")
-            insert = _insert(session)
-            added = 0
-            for start in range(0, len(rows), ACTION_ROWS_PER_STATEMENT):
-                chunk = [{"hand_id": hand_id, **r}
-                         for r in rows[start:start + ACTION_ROWS_PER_STATEMENT]]
-                result = session.execute(insert(HandAction).values(chunk)
-                                         .on_conflict_do_nothing())
-                added += max(result.rowcount, 0)  # type: ignore[attr-defined]
-            return added
+            connection = session.connection()
+            statuses = dict(connection.execute(_STATUSES, {"ids": hand_ids}).all())
+            for hand_id in hand_ids:
+                if hand_id not in statuses:
+                    raise NotFound(f"no hand with id {hand_id}")
+                if statuses[hand_id] != "playing":
+                    raise HandStateError(f"hand {hand_id} is {statuses[hand_id]}: it takes no "
+                                         "more actions")
+            added = connection.execute(_ADD_ACTIONS[connection.dialect.name], rows).all()
+            return len(added)
 
     def finish(self, hand_id: int, record: dict[str, Any], result: dict[str, Any], *,
                settle: SettleRequest | None = None, match_state: dict[str, Any] | None = None,
@@ -208,15 +215,15 @@ class Hands:
             if row.status == "voided":
                 raise HandStateError(f"hand {hand_id} was voided")
             replayed = row.status == "ended"
+            now = self._clock()
             if not replayed:
-                now = self._clock()
                 row.status, row.record, row.result, row.ended_at = "ended", record, result, now
                 if match_state is not None or match_status is not None:
                     update_match(load_match(session, row.match_id, lock=True), now,
                                  match_state, match_status)
             settlement = None
             if settle is not None:
-                settlement = LedgerWriter(session, self._clock()).settle_hand(
+                settlement = self._ledger.writer(session, now).settle_hand(
                     settle.txn_key, settle.seats, settle.owed, settle.fee, hand_id)
             session.flush()
             return FinishedHand(hand_info(row), settlement, replayed)

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from .database import Sessions
@@ -27,6 +27,17 @@ from .settlement import check_amount, check_hand, escape_amounts, settle_amounts
 
 SYSTEM_KINDS = ("house", "mint", "bots")
 MAX_KEY_LENGTH = 200
+
+# The hot path's statements, built once.
+_LOCK_USERS = (select(Wallet.user_id, Wallet.id, Wallet.balance)
+               .where(Wallet.user_id.in_(bindparam("users", expanding=True)))
+               .order_by(Wallet.id).with_for_update())
+_STORED = (select(LedgerTxn.op, LedgerTxn.fingerprint, LedgerTxn.outcome)
+           .where(LedgerTxn.key == bindparam("key")))
+_ADD_TXN = insert(LedgerTxn)
+_ADD_ENTRIES = insert(LedgerEntry)
+_CHANGE_BALANCE = (update(Wallet).where(Wallet.id == bindparam("wallet"))
+                   .values(balance=Wallet.balance + bindparam("change")))
 
 
 @dataclass(frozen=True)
@@ -154,26 +165,50 @@ def _check_seat_users(seats: Sequence[int | None], what: str) -> list[int | None
     return users
 
 
-class LedgerWriter:
-    """The ledger's operations inside a caller's transaction (``finish_hand`` shares it)."""
+@dataclass(frozen=True)
+class UserWallet:
+    """A user's wallet row, locked for the transaction."""
 
-    def __init__(self, session: Session, now: datetime) -> None:
+    id: int
+    balance: int
+
+
+class SystemAccounts:
+    """The ids of the house, mint and bots accounts (fixed by the first migration)."""
+
+    def __init__(self) -> None:
+        self._ids: dict[str, int] = {}
+
+    def id(self, session: Session, kind: str) -> int:
+        if kind not in self._ids:
+            rows = session.execute(select(Wallet.system_kind, Wallet.id)
+                                   .where(Wallet.system_kind.is_not(None))).all()
+            self._ids.update({k: i for k, i in rows if k is not None})
+            if kind not in self._ids:
+                raise NotFound(f"the {kind} account is missing: run Store.migrate()")
+        return self._ids[kind]
+
+
+class LedgerWriter:
+    """The ledger's operations inside a caller's transaction (``Hands.finish`` shares it).
+
+    Written with SQLAlchemy Core rather than ORM objects: a hand's settlement is on the
+    hall's hot path."""
+
+    def __init__(self, session: Session, now: datetime, system: SystemAccounts) -> None:
         self.session = session
+        self.connection = session.connection()
         self.now = now
+        self._system = system
 
     def system_wallet(self, kind: str) -> int:
-        wallet_id = self.session.scalar(select(Wallet.id).where(Wallet.system_kind == kind))
-        if wallet_id is None:
-            raise NotFound(f"the {kind} account is missing: run Store.migrate()")
-        return wallet_id
+        return self._system.id(self.session, kind)
 
-    def lock_users(self, user_ids: Sequence[int]) -> dict[int, Wallet]:
+    def lock_users(self, user_ids: Sequence[int]) -> dict[int, UserWallet]:
         """The users' wallets, locked for this transaction in id order (no deadlocks)."""
         wanted = sorted(set(user_ids))
-        rows = self.session.scalars(
-            select(Wallet).where(Wallet.user_id.in_(wanted)).order_by(Wallet.id)
-            .with_for_update()).all()
-        found = {w.user_id: w for w in rows if w.user_id is not None}
+        rows = self.connection.execute(_LOCK_USERS, {"users": wanted}).all()
+        found = {u: UserWallet(i, b or 0) for u, i, b in rows if u is not None}
         for user_id in wanted:
             if user_id not in found:
                 raise NotFound(f"no account with id {user_id}")
@@ -181,31 +216,38 @@ class LedgerWriter:
 
     def stored(self, key: str, op: str, fingerprint: str) -> dict[str, Any] | None:
         """The outcome stored under ``key`` for this same request, or None if the key is new."""
-        txn = self.session.get(LedgerTxn, key)
-        if txn is None:
+        row = self.connection.execute(_STORED, {"key": key}).first()
+        if row is None:
             return None
-        if txn.op != op or txn.fingerprint != fingerprint:
+        if row.op != op or row.fingerprint != fingerprint:
             raise IdempotencyConflict(f"ledger key {key!r} was already used for another "
-                                      f"{txn.op} request")
-        return txn.outcome
+                                      f"{row.op} request")
+        return row.outcome
 
     def write(self, key: str, op: str, fingerprint: str, hand_id: int | None,
               outcome: dict[str, Any], entries: dict[tuple[int, str], int],
-              wallets: dict[int, Wallet]) -> None:
+              users: dict[int, UserWallet]) -> None:
         """The transaction row, its nonzero entries (summing to 0) and the cached balances."""
         moves = {k: v for k, v in entries.items() if v != 0}
         if sum(moves.values()) != 0:
             raise AssertionError(f"unbalanced ledger transaction {key}: {moves}")
-        self.session.add(LedgerTxn(key=key, op=op, fingerprint=fingerprint, hand_id=hand_id,
-                                   outcome=outcome, created_at=self.now))
-        self.session.flush()  # the key first: a concurrent duplicate fails here
-        by_id = {w.id: w for w in wallets.values()}
-        for (wallet_id, kind), amount in moves.items():
-            self.session.add(LedgerEntry(txn_key=key, kind=kind, wallet_id=wallet_id,
-                                         amount=amount, hand_id=hand_id, created_at=self.now))
-            if wallet_id in by_id:
-                by_id[wallet_id].balance = (by_id[wallet_id].balance or 0) + amount
-        self.session.flush()
+        execute = self.connection.execute
+        # the key first: a concurrent duplicate fails here, before anything else is written
+        execute(_ADD_TXN, {"key": key, "op": op, "fingerprint": fingerprint, "hand_id": hand_id,
+                           "outcome": outcome, "created_at": self.now})
+        if not moves:
+            return
+        execute(_ADD_ENTRIES, [
+            {"txn_key": key, "kind": kind, "wallet_id": wallet_id, "amount": amount,
+             "hand_id": hand_id, "created_at": self.now}
+            for (wallet_id, kind), amount in moves.items()])
+        user_wallets = {w.id for w in users.values()}
+        changes: dict[int, int] = defaultdict(int)
+        for (wallet_id, _), amount in moves.items():
+            if wallet_id in user_wallets:
+                changes[wallet_id] += amount
+        execute(_CHANGE_BALANCE, [{"wallet": wallet_id, "change": change}
+                                  for wallet_id, change in changes.items() if change])
 
     # ------------------------------------------------------------------ operations
 
@@ -221,7 +263,7 @@ class LedgerWriter:
             return GrantResult(**outcome, replayed=True)
         wallet = wallets[user_id]
         entries = {(self.system_wallet("mint"), "grant"): -amount, (wallet.id, "grant"): amount}
-        result = GrantResult(key, user_id, amount, (wallet.balance or 0) + amount)
+        result = GrantResult(key, user_id, amount, wallet.balance + amount)
         outcome = asdict(result)
         del outcome["replayed"]
         self.write(key, "grant", fingerprint, None, outcome, entries, wallets)
@@ -240,7 +282,7 @@ class LedgerWriter:
         outcome = self.stored(key, "settle", fingerprint)
         if outcome is not None:
             return _settlement_from_json(outcome, replayed=True)
-        balances = [None if u is None else wallets[u].balance for u in users]
+        balances: list[int | None] = [None if u is None else wallets[u].balance for u in users]
         parts = settle_amounts(owed, balances, fee)
         entries: dict[tuple[int, str], int] = defaultdict(int)
         bots, house = self.system_wallet("bots"), self.system_wallet("house")
@@ -274,7 +316,7 @@ class LedgerWriter:
         outcome = self.stored(key, "escape", fingerprint)
         if outcome is not None:
             return _escape_from_json(outcome, replayed=True)
-        parts = escape_amounts(wallets[escaper].balance or 0, penalty, fee, len(users))
+        parts = escape_amounts(wallets[escaper].balance, penalty, fee, len(users))
         bots, house = self.system_wallet("bots"), self.system_wallet("house")
         entries: dict[tuple[int, str], int] = defaultdict(int)
         entries[wallets[escaper].id, "penalty"] -= parts.penalty_paid
@@ -318,9 +360,14 @@ class Ledger:
     def __init__(self, sessions: Sessions, clock: Callable[[], datetime]) -> None:
         self._sessions = sessions
         self._clock = clock
+        self._system = SystemAccounts()
+
+    def writer(self, session: Session, now: datetime | None = None) -> LedgerWriter:
+        """The ledger inside another operation's transaction (account creation, hand end)."""
+        return LedgerWriter(session, now or self._clock(), self._system)
 
     def _run(self, operation: Callable[[LedgerWriter], Any]) -> Any:
-        return self._sessions.transact(lambda s: operation(LedgerWriter(s, self._clock())))
+        return self._sessions.transact(lambda s: operation(self.writer(s)))
 
     def grant(self, txn_key: str, user_id: int, amount: int) -> GrantResult:
         """Credit ``amount`` 银子 from the mint (admin top-up, starting balance)."""

@@ -37,11 +37,19 @@ class Store:
         SQLAlchemy URL of those two). Call ``migrate()`` before anything else."""
         self.engine = make_engine(database, sqlite_synchronous=sqlite_synchronous,
                                   **engine_options)
+
+        def now() -> datetime:
+            time = clock()
+            if time.tzinfo is None:
+                raise ValueError("the store's clock must give timezone-aware times")
+            return time
+
         sessions = Sessions(self.engine)
-        self.accounts = Accounts(sessions, clock, Passwords(password_hasher), starting_balance)
-        self.ledger = Ledger(sessions, clock)
-        self.tables = Tables(sessions, clock)
-        self.hands = Hands(sessions, clock)
+        self.ledger = Ledger(sessions, now)
+        self.accounts = Accounts(sessions, now, Passwords(password_hasher), self.ledger,
+                                 starting_balance)
+        self.tables = Tables(sessions, now)
+        self.hands = Hands(sessions, now, self.ledger)
 
     @property
     def dialect(self) -> str:

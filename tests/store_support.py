@@ -46,11 +46,14 @@ class Databases:
         with create_engine(POSTGRES_URL).begin() as connection:
             connection.execute(text(f'CREATE SCHEMA "{schema}"'))
         self.schemas.append(schema)
-        url = make_url(POSTGRES_URL).update_query_dict({"options": f"-csearch_path={schema}"})
+        # no wait for the disk at each commit: the tests check behaviour, not power-loss safety
+        options = f"-csearch_path={schema} -csynchronous_commit=off"
+        url = make_url(POSTGRES_URL).update_query_dict({"options": options})
         return url.render_as_string(hide_password=False)
 
     def store(self, url: str | None = None, *, migrate: bool = True, **options: Any) -> Store:
         options.setdefault("password_hasher", fast_hasher())
+        options.setdefault("sqlite_synchronous", "NORMAL")  # as above
         store = Store(url or self.url(), **options)
         self.stores.append(store)
         if migrate:

@@ -97,7 +97,7 @@ def largest_remainder_reference(pool: int, weights: list[int]) -> list[int]:
     return [f + (1 if i in best else 0) for i, f in enumerate(floors)]
 
 
-@settings(max_examples=examples(300), deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(st.integers(0, 50), min_size=1, max_size=3), st.data())
 def test_pro_rata_is_hamiltons_method(weights: list[int], data: st.DataObject) -> None:
     pool = data.draw(st.integers(0, sum(weights)))
@@ -109,7 +109,7 @@ owed_vectors = st.lists(st.integers(-2000, 2000), min_size=3, max_size=3).map(
 balances = st.lists(st.one_of(st.none(), st.integers(0, 3000)), min_size=4, max_size=4)
 
 
-@settings(max_examples=examples(500), deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(owed_vectors, balances, st.integers(0, 50))
 def test_a_hand_keeps_every_rule(owed: list[int], before: list[int | None], fee: int) -> None:
     out = settle_amounts(owed, before, fee)

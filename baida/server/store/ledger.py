@@ -246,8 +246,10 @@ class LedgerWriter:
         for (wallet_id, _), amount in moves.items():
             if wallet_id in user_wallets:
                 changes[wallet_id] += amount
-        execute(_CHANGE_BALANCE, [{"wallet": wallet_id, "change": change}
-                                  for wallet_id, change in changes.items() if change])
+        balance_changes = [{"wallet": wallet_id, "change": change}
+                           for wallet_id, change in changes.items() if change]
+        if balance_changes:  # a user's entries may cancel out (won 1, paid a fee of 1)
+            execute(_CHANGE_BALANCE, balance_changes)
 
     # ------------------------------------------------------------------ operations
 

@@ -63,6 +63,8 @@ def test_tables_open_list_and_close(store: Store) -> None:
             store.tables.create(args.pop("ruleset"), args.pop("number"), **args)
     with pytest.raises(NotFound):
         store.tables.close(999)
+    with pytest.raises(NotFound, match="no account with id 999"):
+        store.tables.create("jiaxing", 9, options={}, config={}, created_by=999)
 
 
 def test_matches_keep_their_state(store: Store) -> None:
@@ -80,6 +82,10 @@ def test_matches_keep_their_state(store: Store) -> None:
             store.tables.start_match(table.id, seats, {})
     with pytest.raises(InvalidRequest, match="status"):
         store.tables.save_match(match.id, status="paused")
+    with pytest.raises(NotFound, match="no account with id 999"):
+        store.tables.start_match(table.id, [a, 999, None, None], {})
+    with pytest.raises(NotFound, match="no account with id 999"):
+        store.tables.save_match(match.id, seats=[999, None, None, None])
 
 
 def test_a_hand_starts_once_and_keeps_its_seed_secret(store: Store) -> None:
@@ -92,6 +98,9 @@ def test_a_hand_starts_once_and_keeps_its_seed_secret(store: Store) -> None:
         store.hands.start(hand.match_id, 0, ruleset="jiaxing", seed=b"other", setup={},
                           seats=[a, None, b, None])
     assert store.hands.record(hand.id, a) is None  # never before the end
+    with pytest.raises(NotFound, match="no account with id 999"):
+        store.hands.start(hand.match_id, 1, ruleset="jiaxing", seed=SEED, setup={},
+                          seats=[a, 999, None, None])
 
 
 def test_actions_append_in_batches_and_retries_write_nothing(store: Store) -> None:

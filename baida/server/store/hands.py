@@ -21,7 +21,7 @@ from .database import Sessions
 from .errors import HandStateError, InvalidRequest, NotFound
 from .ledger import Ledger, Settlement
 from .models import HandAction, HandRow, HandSeat, MatchRow, User
-from .tables import check_seats, load_match, update_match
+from .tables import RULESETS, check_seats, load_match, require_users, update_match
 
 
 @dataclass(frozen=True)
@@ -100,9 +100,9 @@ def hand_info(row: HandRow) -> HandInfo:
 
 
 # Appending actions is the hall's most frequent write: its statements are built once.
+# No row lock: a table has one owner, which appends a hand's actions and ends it in order.
 _STATUSES = (select(HandRow.id, HandRow.status)
-             .where(HandRow.id.in_(bindparam("ids", expanding=True)))
-             .with_for_update(read=True))  # PostgreSQL: no hand ends while its actions land
+             .where(HandRow.id.in_(bindparam("ids", expanding=True))))
 _ADD_ACTIONS = {dialect: insert(HandAction).on_conflict_do_nothing().returning(HandAction.seq)
                 for dialect, insert in (("sqlite", sqlite.insert),
                                         ("postgresql", postgresql.insert))}
@@ -146,6 +146,10 @@ class Hands:
         the stored hand; another seed for that number is refused."""
         if not isinstance(seed, bytes | bytearray) or not seed or len(seed) > 64:
             raise InvalidRequest("seed: 1-64 bytes")
+        if ruleset not in RULESETS:
+            raise InvalidRequest(f"ruleset: one of {', '.join(RULESETS)}, got {ruleset!r}")
+        if not isinstance(number, int) or isinstance(number, bool) or number < 0:
+            raise InvalidRequest(f"number: a hand number >= 0, got {number!r}")
         if not isinstance(setup, dict):
             raise InvalidRequest("setup: expected the Round.from_seed keywords as an object")
         seats = check_seats(seats)
@@ -162,6 +166,7 @@ class Hands:
                 return hand_info(existing)
             if match.status != "playing":
                 raise HandStateError(f"match {match_id} is {match.status}")
+            require_users(session, seats)
             row = HandRow(match_id=match_id, number=number, ruleset=ruleset, seed=seed.hex(),
                           commitment=commitment, setup=setup, seats=seats, status="playing",
                           void_reason=None, record=None, result=None,

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from .database import Sessions
 from .errors import HandStateError, InvalidRequest, NotFound
-from .models import GameTable, MatchRow
+from .models import GameTable, MatchRow, User
 
 RULESETS = ("jiaxing", "wenling")
 MATCH_STATUSES = ("playing", "ended", "abandoned")
@@ -69,6 +69,16 @@ def check_seats(seats: Sequence[int | None]) -> list[int | None]:
     return list(seats)
 
 
+def require_users(session: Session, user_ids: Sequence[int | None]) -> None:
+    """``NotFound`` naming the first user id that has no account."""
+    wanted = {u for u in user_ids if u is not None}
+    if not wanted:
+        return
+    found = set(session.scalars(select(User.id).where(User.id.in_(wanted))))
+    for user_id in sorted(wanted - found):
+        raise NotFound(f"no account with id {user_id}")
+
+
 def _check_object(name: str, value: object) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise InvalidRequest(f"{name}: expected a JSON object, got {type(value).__name__}")
@@ -119,6 +129,7 @@ class Tables:
         def work(session: Session) -> TableInfo:
             if room_code is not None and self._open_by_code(session, room_code) is not None:
                 raise InvalidRequest(f"room code {room_code!r} is in use by an open table")
+            require_users(session, [created_by])
             row = GameTable(ruleset=ruleset, number=number, options=options, config=config,
                             private=private, room_code=room_code, status="open",
                             created_by=created_by, created_at=self._clock(), closed_at=None)
@@ -183,6 +194,7 @@ class Tables:
                 raise NotFound(f"no table with id {table_id}")
             if table.status != "open":
                 raise HandStateError(f"table {table_id} is closed")
+            require_users(session, seats)
             now = self._clock()
             row = MatchRow(table_id=table_id, seats=seats, state=state, status="playing",
                            created_at=now, updated_at=now)
@@ -202,6 +214,7 @@ class Tables:
             row = load_match(session, match_id, lock=True)
             update_match(row, self._clock(), state, status)
             if new_seats is not None:
+                require_users(session, new_seats)
                 row.seats = new_seats
             return match_info(row)
 

@@ -1,0 +1,1 @@
+"""The online hall (`baida serve`)."""

@@ -1,0 +1,251 @@
+"""Accounts: guests, registered players, authentication, roles, suspension, session versions."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from .database import Sessions
+from .errors import AccountSuspended, AuthenticationFailed, InvalidRequest, NameTaken, NotFound
+from .ledger import Ledger
+from .models import User, Wallet
+from .names import InvalidName, name_key, normalize_name
+from .passwords import Passwords, check_new_password
+
+ROLES = ("player", "admin")
+GUEST_PREFIX = "游客"
+
+
+@dataclass(frozen=True)
+class Account:
+    """A player as the hall sees one (never the password hash)."""
+
+    id: int
+    name: str
+    is_guest: bool
+    role: str
+    suspended: bool
+    session_version: int  # signed cookies carry it; bumped to log out everywhere
+    balance: int
+    created_at: datetime
+
+    @property
+    def is_admin(self) -> bool:
+        return self.role == "admin"
+
+
+def _account(user: User, wallet: Wallet) -> Account:
+    return Account(user.id, user.name, user.is_guest, user.role, user.suspended,
+                   user.session_version, wallet.balance or 0, user.created_at)
+
+
+def _load(session: Session, user_id: int, *, lock: bool = False) -> tuple[User, Wallet]:
+    query = select(User, Wallet).join(Wallet, Wallet.user_id == User.id).where(User.id == user_id)
+    row = session.execute(query.with_for_update() if lock else query).first()
+    if row is None:
+        raise NotFound(f"no account with id {user_id}")
+    return row[0], row[1]
+
+
+def _name_free(session: Session, key: str, *, owner: int | None = None) -> bool:
+    found = session.scalar(select(User.id).where(User.name_key == key))
+    return found is None or found == owner
+
+
+class Accounts:
+    """Account operations, each in its own transaction (any thread may call)."""
+
+    def __init__(self, sessions: Sessions, clock: Callable[[], datetime], passwords: Passwords,
+                 ledger: Ledger, starting_balance: int) -> None:
+        if starting_balance < 0:
+            raise InvalidRequest("the starting balance cannot be negative")
+        self._sessions = sessions
+        self._clock = clock
+        self._passwords = passwords
+        self._ledger = ledger
+        self._starting_balance = starting_balance
+
+    # ------------------------------------------------------------------ creation
+
+    def _create(self, session: Session, name: str, password_hash: str | None,
+                role: str) -> Account:
+        now = self._clock()
+        user = User(name=name, name_key=name_key(name), password_hash=password_hash,
+                    is_guest=password_hash is None, role=role, suspended=False,
+                    session_version=1, created_at=now)
+        session.add(user)
+        session.flush()
+        wallet = Wallet(kind="user", user_id=user.id, balance=0)
+        session.add(wallet)
+        session.flush()
+        if self._starting_balance:
+            self._ledger.writer(session, now).grant(f"start:{user.id}", user.id,
+                                                    self._starting_balance)
+            session.refresh(wallet)  # the grant updated the row with Core
+        return _account(user, wallet)
+
+    def create_guest(self) -> Account:
+        """A guest account named like 游客1234 (unique), with the starting balance."""
+
+        def work(session: Session) -> Account:
+            digits = 4
+            while True:
+                for _ in range(20):
+                    name = f"{GUEST_PREFIX}{secrets.randbelow(10 ** digits):0{digits}d}"
+                    if _name_free(session, name_key(name)):
+                        return self._create(session, name, None, "player")
+                digits += 1  # this length is crowded: a longer number
+
+        return self._sessions.transact(work)
+
+    def register(self, name: str, password: str, *, role: str = "player") -> Account:
+        """A registered account; ``InvalidName``, ``InvalidPassword`` or ``NameTaken``."""
+        clean = normalize_name(name)
+        if role not in ROLES:
+            raise InvalidRequest(f"role: one of {', '.join(ROLES)}, got {role!r}")
+        password_hash = self._passwords.hash(check_new_password(password))
+
+        def work(session: Session) -> Account:
+            if not _name_free(session, name_key(clean)):
+                raise NameTaken(f"the name {clean!r} is taken")
+            return self._create(session, clean, password_hash, role)
+
+        return self._sessions.transact(work)
+
+    def upgrade_guest(self, user_id: int, password: str, *, name: str | None = None) -> Account:
+        """Make a guest a registered player, keeping its balance (and its name unless given)."""
+        clean = None if name is None else normalize_name(name)
+        password_hash = self._passwords.hash(check_new_password(password))
+
+        def work(session: Session) -> Account:
+            user, wallet = _load(session, user_id, lock=True)
+            if not user.is_guest:
+                raise InvalidRequest("this account is already registered")
+            if clean is not None:
+                if not _name_free(session, name_key(clean), owner=user.id):
+                    raise NameTaken(f"the name {clean!r} is taken")
+                user.name, user.name_key = clean, name_key(clean)
+            user.password_hash, user.is_guest = password_hash, False
+            return _account(user, wallet)
+
+        return self._sessions.transact(work)
+
+    # ------------------------------------------------------------------ login
+
+    def authenticate(self, name: str, password: str) -> Account:
+        """The account for this name and password; ``AuthenticationFailed`` for a wrong name or
+        password alike (an unknown name costs one hash too), ``AccountSuspended`` after."""
+        try:
+            key = name_key(normalize_name(name))
+        except InvalidName:
+            key = None
+        with self._sessions.read() as session:
+            row = None if key is None else session.execute(
+                select(User, Wallet).join(Wallet, Wallet.user_id == User.id)
+                .where(User.name_key == key)).first()
+        stored = None if row is None else row[0].password_hash
+        if not isinstance(password, str) or not self._passwords.verify(stored, password):
+            raise AuthenticationFailed("wrong name or password")
+        user, wallet = row
+        if user.suspended:
+            raise AccountSuspended("this account is suspended")
+        if self._passwords.needs_rehash(stored):
+            self._rehash(user.id, stored, self._passwords.hash(password))
+        return _account(user, wallet)
+
+    def _rehash(self, user_id: int, old: str, new: str) -> None:
+        with self._sessions.write() as session:
+            user, _ = _load(session, user_id, lock=True)
+            if user.password_hash == old:  # not changed meanwhile
+                user.password_hash = new
+
+    def change_password(self, user_id: int, current: str, new: str) -> Account:
+        """Set a new password (the current one must match); logs out every other session."""
+        password_hash = self._passwords.hash(check_new_password(new))
+        with self._sessions.read() as session:
+            user, _ = _load(session, user_id)
+        if user.is_guest or not self._passwords.verify(user.password_hash, current):
+            raise AuthenticationFailed("wrong password")
+
+        def work(session: Session) -> Account:
+            user, wallet = _load(session, user_id, lock=True)
+            user.password_hash = password_hash
+            user.session_version += 1
+            return _account(user, wallet)
+
+        return self._sessions.transact(work)
+
+    # ------------------------------------------------------------------ reading
+
+    def get(self, user_id: int) -> Account:
+        """The account; ``NotFound`` if there is none."""
+        with self._sessions.read() as session:
+            return _account(*_load(session, user_id))
+
+    def by_name(self, name: str) -> Account | None:
+        try:
+            key = name_key(normalize_name(name))
+        except InvalidName:
+            return None
+        with self._sessions.read() as session:
+            row = session.execute(select(User, Wallet).join(Wallet, Wallet.user_id == User.id)
+                                  .where(User.name_key == key)).first()
+            return None if row is None else _account(row[0], row[1])
+
+    def require_active(self, user_id: int) -> Account:
+        """The account if it may play (sit, act); ``AccountSuspended`` otherwise."""
+        account = self.get(user_id)
+        if account.suspended:
+            raise AccountSuspended("this account is suspended")
+        return account
+
+    def list_players(self, *, limit: int = 100, after: int | None = None) -> list[Account]:
+        """Accounts in id order with their balances (the admin page); ``after``: a cursor."""
+        with self._sessions.read() as session:
+            query = select(User, Wallet).join(Wallet, Wallet.user_id == User.id)
+            if after is not None:
+                query = query.where(User.id > after)
+            rows = session.execute(query.order_by(User.id).limit(max(limit, 0))).all()
+            return [_account(u, w) for u, w in rows]
+
+    # ------------------------------------------------------------------ administration
+
+    def _update(self, user_id: int, change: Callable[[User], None]) -> Account:
+        def work(session: Session) -> Account:
+            user, wallet = _load(session, user_id, lock=True)
+            change(user)
+            return _account(user, wallet)
+
+        return self._sessions.transact(work)
+
+    def logout_everywhere(self, user_id: int) -> Account:
+        """Bump the session version: every cookie signed with the old one stops working."""
+        return self._update(user_id, _bump)
+
+    def set_suspended(self, user_id: int, suspended: bool = True) -> Account:
+        """Suspend (or reinstate) an account; suspending also logs it out everywhere."""
+
+        def change(user: User) -> None:
+            if suspended and not user.suspended:
+                _bump(user)
+            user.suspended = suspended
+
+        return self._update(user_id, change)
+
+    def set_role(self, user_id: int, role: str) -> Account:
+        if role not in ROLES:
+            raise InvalidRequest(f"role: one of {', '.join(ROLES)}, got {role!r}")
+
+        def change(user: User) -> None:
+            user.role = role
+
+        return self._update(user_id, change)
+
+
+def _bump(user: User) -> None:
+    user.session_version += 1

@@ -1,0 +1,300 @@
+"""Hands: the secret seed and setup at the deal, the actions as they happen, the record at the end.
+
+A hand is a deterministic function of its seed, setup and actions, so a hall that restarts
+rebuilds every unfinished hand from ``in_progress()``. The seed and the record (which holds
+the seed) never leave the store before the hand has ended.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import bindparam, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Session
+
+from .database import Sessions
+from .errors import HandStateError, InvalidRequest, NotFound
+from .ledger import Ledger, Settlement
+from .models import HandAction, HandRow, HandSeat, MatchRow, User
+from .tables import RULESETS, check_seats, load_match, require_users, update_match
+
+
+@dataclass(frozen=True)
+class HandInfo:
+    """A hand as anyone may see it (no seed, no record)."""
+
+    id: int
+    match_id: int
+    number: int
+    ruleset: str
+    commitment: str
+    setup: dict[str, Any]
+    seats: list[int | None]
+    status: str  # playing, ended, voided
+    void_reason: str | None
+    result: dict[str, Any] | None
+    started_at: datetime
+    ended_at: datetime | None
+
+
+@dataclass(frozen=True)
+class ResumableHand:
+    """What the hall needs to rebuild an unfinished hand after a restart."""
+
+    hand_id: int
+    match_id: int
+    table_id: int
+    number: int
+    ruleset: str
+    seed: bytes
+    commitment: str
+    setup: dict[str, Any]  # the Round.from_seed keywords
+    seats: list[int | None]
+    actions: list[tuple[int, dict[str, Any]]]  # (seq, action JSON) in seq order
+    match_state: dict[str, Any]
+    match_seats: list[int | None]
+
+
+@dataclass(frozen=True)
+class HandSummary:
+    """One finished hand in a player's list."""
+
+    hand_id: int
+    match_id: int
+    table_id: int
+    number: int
+    ruleset: str
+    seat: int
+    seats: list[int | None]
+    result: dict[str, Any] | None
+    started_at: datetime
+    ended_at: datetime | None
+
+
+@dataclass(frozen=True)
+class SettleRequest:
+    """The ledger part of ``finish``: ``Ledger.settle_hand``'s arguments."""
+
+    txn_key: str
+    seats: Sequence[int | None]
+    owed: Sequence[int]
+    fee: int
+
+
+@dataclass(frozen=True)
+class FinishedHand:
+    hand: HandInfo
+    settlement: Settlement | None
+    replayed: bool  # the hand had already been finished: nothing was written
+
+
+def hand_info(row: HandRow) -> HandInfo:
+    return HandInfo(row.id, row.match_id, row.number, row.ruleset, row.commitment, row.setup,
+                    list(row.seats), row.status, row.void_reason, row.result, row.started_at,
+                    row.ended_at)
+
+
+# Appending actions is the hall's most frequent write: its statements are built once.
+# No row lock: a table has one owner, which appends a hand's actions and ends it in order.
+_STATUSES = (select(HandRow.id, HandRow.status)
+             .where(HandRow.id.in_(bindparam("ids", expanding=True))))
+_ADD_ACTIONS = {dialect: insert(HandAction).on_conflict_do_nothing().returning(HandAction.seq)
+                for dialect, insert in (("sqlite", sqlite.insert),
+                                        ("postgresql", postgresql.insert))}
+
+
+def _load(session: Session, hand_id: int, *, lock: bool = False) -> HandRow:
+    query = select(HandRow).where(HandRow.id == hand_id)
+    if lock:
+        query = query.with_for_update()
+    row = session.scalar(query)
+    if row is None:
+        raise NotFound(f"no hand with id {hand_id}")
+    return row
+
+
+def _check_actions(actions: Iterable[tuple[int, dict[str, Any]]]) -> list[dict[str, Any]]:
+    rows = []
+    for i, item in enumerate(actions):
+        if not isinstance(item, tuple | list) or len(item) != 2:
+            raise InvalidRequest(f"actions[{i}]: expected (seq, action), got {item!r}")
+        seq, action = item
+        if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
+            raise InvalidRequest(f"actions[{i}]: seq is a whole number >= 0, got {seq!r}")
+        if not isinstance(action, dict):
+            raise InvalidRequest(f"actions[{i}]: the action is a JSON object, got {action!r}")
+        rows.append({"seq": seq, "action": action})
+    return rows
+
+
+class Hands:
+    """Hands, their actions and records, each call in its own transaction."""
+
+    def __init__(self, sessions: Sessions, clock: Callable[[], datetime], ledger: Ledger) -> None:
+        self._sessions = sessions
+        self._clock = clock
+        self._ledger = ledger
+
+    def start(self, match_id: int, number: int, *, ruleset: str, seed: bytes,
+              setup: dict[str, Any], seats: Sequence[int | None]) -> HandInfo:
+        """Store a hand at its deal. Calling again for the same match, number and seed returns
+        the stored hand; another seed for that number is refused."""
+        if not isinstance(seed, bytes | bytearray) or not seed or len(seed) > 64:
+            raise InvalidRequest("seed: 1-64 bytes")
+        if ruleset not in RULESETS:
+            raise InvalidRequest(f"ruleset: one of {', '.join(RULESETS)}, got {ruleset!r}")
+        if not isinstance(number, int) or isinstance(number, bool) or number < 0:
+            raise InvalidRequest(f"number: a hand number >= 0, got {number!r}")
+        if not isinstance(setup, dict):
+            raise InvalidRequest("setup: expected the Round.from_seed keywords as an object")
+        seats = check_seats(seats)
+        commitment = hashlib.sha256(bytes(seed)).hexdigest()
+
+        def work(session: Session) -> HandInfo:
+            match = load_match(session, match_id, lock=True)
+            existing = session.scalar(select(HandRow).where(HandRow.match_id == match_id,
+                                                            HandRow.number == number))
+            if existing is not None:
+                if existing.commitment != commitment:
+                    raise HandStateError(f"hand {number} of match {match_id} was already "
+                                         "dealt from another seed")
+                return hand_info(existing)
+            if match.status != "playing":
+                raise HandStateError(f"match {match_id} is {match.status}")
+            require_users(session, seats)
+            row = HandRow(match_id=match_id, number=number, ruleset=ruleset, seed=seed.hex(),
+                          commitment=commitment, setup=setup, seats=seats, status="playing",
+                          void_reason=None, record=None, result=None,
+                          started_at=self._clock(), ended_at=None)
+            session.add(row)
+            session.flush()
+            session.add_all(HandSeat(hand_id=row.id, seat=seat, user_id=user)
+                            for seat, user in enumerate(seats) if user is not None)
+            return hand_info(row)
+
+        return self._sessions.transact(work)
+
+    def append_actions(self, hand_id: int,
+                       actions: Iterable[tuple[int, dict[str, Any]]]) -> int:
+        """Store a batch of (seq, action JSON) in one transaction; a seq already stored is
+        skipped (a retried batch writes nothing twice). Returns how many rows were new."""
+        return self.append_many({hand_id: actions})
+
+    def append_many(self, batches: Mapping[int, Iterable[tuple[int, dict[str, Any]]]]) -> int:
+        """``append_actions`` for several hands in ONE transaction, so that a writer thread
+        serving many tables commits (and syncs to disk) once per batch, not once per action.
+        Refused whole (``HandStateError``) if one of the hands is not playing."""
+        rows = [{"hand_id": hand_id, **row} for hand_id, actions in batches.items()
+                for row in _check_actions(actions)]
+        if not rows:
+            return 0
+        hand_ids = sorted({row["hand_id"] for row in rows})
+        with self._sessions.write() as session:
+            connection = session.connection()
+            statuses = dict(connection.execute(_STATUSES, {"ids": hand_ids}).all())
+            for hand_id in hand_ids:
+                if hand_id not in statuses:
+                    raise NotFound(f"no hand with id {hand_id}")
+                if statuses[hand_id] != "playing":
+                    raise HandStateError(f"hand {hand_id} is {statuses[hand_id]}: it takes no "
+                                         "more actions")
+            added = connection.execute(_ADD_ACTIONS[connection.dialect.name], rows).all()
+            return len(added)
+
+    def finish(self, hand_id: int, record: dict[str, Any], result: dict[str, Any], *,
+               settle: SettleRequest | None = None, match_state: dict[str, Any] | None = None,
+               match_status: str | None = None) -> FinishedHand:
+        """End a hand in ONE transaction: its record and result, its 银子 settlement, and the
+        match's state after it. Calling again after success writes nothing and returns the
+        stored outcome (``replayed``)."""
+        if not isinstance(record, dict) or not isinstance(result, dict):
+            raise InvalidRequest("record and result: JSON objects")
+
+        def work(session: Session) -> FinishedHand:
+            row = _load(session, hand_id, lock=True)
+            if row.status == "voided":
+                raise HandStateError(f"hand {hand_id} was voided")
+            replayed = row.status == "ended"
+            now = self._clock()
+            if not replayed:
+                row.status, row.record, row.result, row.ended_at = "ended", record, result, now
+                if match_state is not None or match_status is not None:
+                    update_match(load_match(session, row.match_id, lock=True), now,
+                                 match_state, match_status)
+            settlement = None
+            if settle is not None:
+                settlement = self._ledger.writer(session, now).settle_hand(
+                    settle.txn_key, settle.seats, settle.owed, settle.fee, hand_id)
+            session.flush()
+            return FinishedHand(hand_info(row), settlement, replayed)
+
+        return self._sessions.transact(work)
+
+    def void(self, hand_id: int, reason: str) -> HandInfo:
+        """Void an unfinished hand (no record, no 银子 moved); voiding twice is fine."""
+
+        def work(session: Session) -> HandInfo:
+            row = _load(session, hand_id, lock=True)
+            if row.status == "ended":
+                raise HandStateError(f"hand {hand_id} has ended: it cannot be voided")
+            if row.status == "playing":
+                row.status, row.void_reason, row.ended_at = "voided", reason[:200], self._clock()
+            return hand_info(row)
+
+        return self._sessions.transact(work)
+
+    def get(self, hand_id: int) -> HandInfo:
+        with self._sessions.read() as session:
+            return hand_info(_load(session, hand_id))
+
+    def in_progress(self) -> list[ResumableHand]:
+        """Every hand still playing, with its seed, setup, stored actions and match state."""
+        with self._sessions.read() as session:
+            rows = session.execute(
+                select(HandRow, MatchRow).join(MatchRow, MatchRow.id == HandRow.match_id)
+                .where(HandRow.status == "playing").order_by(HandRow.id)).all()
+            ids = [hand.id for hand, _ in rows]
+            actions: dict[int, list[tuple[int, dict[str, Any]]]] = {i: [] for i in ids}
+            if ids:
+                for a in session.scalars(select(HandAction).where(HandAction.hand_id.in_(ids))
+                                         .order_by(HandAction.hand_id, HandAction.seq)):
+                    actions[a.hand_id].append((a.seq, a.action))
+            return [ResumableHand(hand.id, hand.match_id, match.table_id, hand.number,
+                                  hand.ruleset, bytes.fromhex(hand.seed), hand.commitment,
+                                  hand.setup, list(hand.seats), actions[hand.id], match.state,
+                                  list(match.seats))
+                    for hand, match in rows]
+
+    def user_hands(self, user_id: int, *, limit: int = 20,
+                   before: int | None = None) -> list[HandSummary]:
+        """A player's finished hands, newest first; ``before``: a hand id from an earlier page."""
+        with self._sessions.read() as session:
+            query = (select(HandRow, HandSeat.seat, MatchRow.table_id)
+                     .join(HandSeat, HandSeat.hand_id == HandRow.id)
+                     .join(MatchRow, MatchRow.id == HandRow.match_id)
+                     .where(HandSeat.user_id == user_id, HandRow.status == "ended"))
+            if before is not None:
+                query = query.where(HandRow.id < before)
+            rows = session.execute(query.order_by(HandRow.id.desc()).limit(max(limit, 0)))
+            return [HandSummary(h.id, h.match_id, table_id, h.number, h.ruleset, seat,
+                                list(h.seats), h.result, h.started_at, h.ended_at)
+                    for h, seat, table_id in rows]
+
+    def record(self, hand_id: int, viewer_id: int) -> dict[str, Any] | None:
+        """The game record, for a player of the hand or an admin, once the hand has ended;
+        None otherwise (no such hand, not theirs, not ended: the caller cannot tell which)."""
+        with self._sessions.read() as session:
+            row = session.get(HandRow, hand_id)
+            if row is None or row.status != "ended":
+                return None
+            seated = session.scalar(select(HandSeat.seat).where(
+                HandSeat.hand_id == hand_id, HandSeat.user_id == viewer_id))
+            if seated is None and session.scalar(
+                    select(User.role).where(User.id == viewer_id)) != "admin":
+                return None
+            return row.record

@@ -1,0 +1,1 @@
+"""Alembic migrations of the hall's schema (applied by ``Store.migrate``)."""

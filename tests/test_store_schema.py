@@ -1,0 +1,93 @@
+"""Migrations: an empty database reaches head, the result matches the models, SQLite settings."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib import resources
+
+import pytest
+from sqlalchemy import inspect, select, text
+
+from baida.server.store import Store
+from baida.server.store.database import SQLITE_BUSY_TIMEOUT_MS, database_url
+from baida.server.store.migrate import current_revision, head_revision, main
+from baida.server.store.models import Base, Wallet
+
+pytest_plugins = ["store_support"]
+
+
+def test_an_empty_database_is_migrated_to_head(make_store: Callable[..., Store]) -> None:
+    store = make_store(migrate=False)
+    assert current_revision(store.engine) is None
+    assert not set(inspect(store.engine).get_table_names()) & set(Base.metadata.tables)
+    store.migrate()
+    assert current_revision(store.engine) == head_revision()
+    assert set(Base.metadata.tables) <= set(inspect(store.engine).get_table_names())
+    store.migrate()  # at head already: nothing to do
+    assert current_revision(store.engine) == head_revision()
+
+
+def test_the_migrated_schema_matches_the_models(store: Store) -> None:
+    assert store.schema_differences() == []
+
+
+def test_the_comparison_would_see_a_missing_index(store: Store) -> None:
+    with store.engine.begin() as connection:
+        connection.execute(text("DROP INDEX ix_hands_status"))
+    differences = store.schema_differences()
+    assert any(d[0] == "add_index" and d[1].name == "ix_hands_status" for d in differences)
+
+
+def test_the_system_accounts_exist_once(store: Store) -> None:
+    with store.engine.connect() as connection:
+        rows = connection.execute(select(Wallet.kind, Wallet.system_kind, Wallet.balance)
+                                  .order_by(Wallet.id)).all()
+    assert [tuple(r) for r in rows] == [("house", "house", None), ("mint", "mint", None),
+                                        ("bots", "bots", None)]
+
+
+def test_the_command_line_checks_and_upgrades(make_store: Callable[..., Store],
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    store = make_store(migrate=False)
+    url = store.engine.url.render_as_string(hide_password=False)
+    assert main(["current", "--db", url]) == 0
+    assert capsys.readouterr().out.strip() == "(empty)"
+    assert main(["check", "--db", url]) == 1  # every table is missing
+    assert "add_table" in capsys.readouterr().out
+    assert main(["upgrade", "--db", url]) == 0
+    assert main(["check", "--db", url]) == 0
+    assert main(["current", "--db", url]) == 0
+    assert capsys.readouterr().out.strip() == head_revision()
+
+
+def test_sqlite_connections_are_set_up_for_threads(tmp_path) -> None:
+    store = Store(tmp_path / "hall.db")
+    try:
+        with store.engine.connect() as connection:
+            def pragma(name: str) -> object:
+                return connection.exec_driver_sql(f"PRAGMA {name}").scalar()
+
+            assert pragma("journal_mode") == "wal"
+            assert pragma("foreign_keys") == 1
+            assert pragma("busy_timeout") == SQLITE_BUSY_TIMEOUT_MS
+            assert pragma("synchronous") == 2  # FULL
+    finally:
+        store.close()
+
+
+def test_database_targets() -> None:
+    assert database_url("/tmp/x/hall.db") == "sqlite:////tmp/x/hall.db"
+    assert database_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert database_url("postgresql+psycopg://u:p@h:5432/db") == \
+        "postgresql+psycopg://u:p@h:5432/db"
+    for bad, message in [("mysql://u@h/db", "unsupported"), (":memory:", "file path")]:
+        with pytest.raises(ValueError, match=message):
+            database_url(bad)
+
+
+def test_the_revisions_ship_inside_the_package() -> None:
+    migrations = resources.files("baida.server.store.migrations")
+    assert migrations.joinpath("env.py").is_file()
+    assert migrations.joinpath("script.py.mako").is_file()
+    versions = [p.name for p in migrations.joinpath("versions").iterdir()]
+    assert "0001_initial.py" in versions

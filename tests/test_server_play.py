@@ -6,14 +6,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hall_harness import INSTANT, Client, running_hall
+from store_support import Databases, databases  # noqa: F401  (a fixture)
 
 from baida.client.play import HandTracker, auto_choice
-from hall_harness import INSTANT, Client, postgres_url, running_hall
 
 pytestmark = pytest.mark.anyio
-
-DATABASES = ["sqlite"] + (["postgresql"] if postgres_url() else [])
-
 
 @pytest.fixture
 def anyio_backend() -> str:
@@ -56,15 +54,10 @@ async def seat_four(hall: Any, table_id: int) -> list[Client]:
 
 
 @pytest.mark.parametrize("ruleset", ["jiaxing", "wenling"])
-@pytest.mark.parametrize("database", DATABASES)
 async def test_four_clients_play_a_match_to_the_end(
-    tmp_path: Path, ruleset: str, database: str, request: Any
+    tmp_path: Path, ruleset: str, databases: Databases  # noqa: F811
 ) -> None:
-    url = postgres_url() if database == "postgresql" else None
-    if url:
-        from pg_database import fresh_database
-
-        url = fresh_database(request)
+    url = None if databases.kind == "sqlite" else databases.url()
     async with running_hall(tmp_path, database=url) as hall:
         host = await Client(hall).guest()
         r = await host.post("/api/tables", {"ruleset": ruleset, "hands": 2, "timing": INSTANT})

@@ -97,18 +97,19 @@ class StoreWriter:
             self._commit(batch)
 
     def _commit(self, batch: list[tuple[Any, Future[Any]]]) -> None:
-        rows = [
-            (hand_id, index, action) for (hand_id, items), _ in batch for index, action in items
-        ]
+        by_hand: dict[int, list[tuple[int, dict[str, Any]]]] = {}
+        for (hand_id, items), _ in batch:
+            by_hand.setdefault(hand_id, []).extend(items)
+        rows = sum(len(items) for items in by_hand.values())
         try:
-            self.store.append_actions_many(rows)
+            self.store.hands.append_many(by_hand)
         except Exception as exc:  # every waiting table learns of it
-            log.exception("group commit of %d actions failed", len(rows))
+            log.exception("group commit of %d actions failed", rows)
             for _, future in batch:
                 future.set_exception(exc)
             return
         self.commits += 1
-        self.rows += len(rows)
+        self.rows += rows
         for _, future in batch:
             future.set_result(None)
 

@@ -353,3 +353,13 @@ def schemas() -> dict[str, Any]:
         "client": {k: m.model_json_schema() for k, m in CLIENT_MESSAGES.items()},
         "server": {k: m.model_json_schema() for k, m in SERVER_MESSAGES.items()},
     }
+
+
+def schemas_json() -> str:
+    """``schemas()`` as the text of ``docs/protocol-schemas.json``."""
+    text = orjson.dumps(schemas(), option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode()
+    return text + "\n"
+
+
+if __name__ == "__main__":  # python -m baida.server.protocol > docs/protocol-schemas.json
+    print(schemas_json(), end="")

@@ -135,6 +135,19 @@ class Accounts:
 
         return self._sessions.transact(work)
 
+    def rename(self, user_id: int, name: str) -> Account:
+        """A new display name (validated like any name; ``NameTaken`` if another has it)."""
+        clean = normalize_name(name)
+
+        def work(session: Session) -> Account:
+            user, wallet = _load(session, user_id, lock=True)
+            if not _name_free(session, name_key(clean), owner=user.id):
+                raise NameTaken(f"the name {clean!r} is taken")
+            user.name, user.name_key = clean, name_key(clean)
+            return _account(user, wallet)
+
+        return self._sessions.transact(work)
+
     # ------------------------------------------------------------------ login
 
     def authenticate(self, name: str, password: str) -> Account:

@@ -77,7 +77,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "key.space": ("空格/回车", "Space/Enter"),
     "key.go": ("回车/空格", "Enter/Space"),
     "key.go_short": ("回车", "Enter"),
-    "discard_keys": ("打出该位置的牌", "discard the tile above"),
     "cursor_keys": ("移▲", "move ▲"),
     "history": ("牌局", "hands"),
     "give_up_no_win": ("放弃 (不能和)", "Give up (no win)"),
@@ -106,7 +105,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "guard.discard": ("不和而打出 {tile}", "discard {tile} and not win"),
     "guard.pass": ("放过这张牌 (不和)", "pass and not win"),
     "cannot_discard": ("现在不能打 {tile}", "{tile} cannot be discarded now"),
-    "status.keys": ("按键", "keys"),
     "too_small": ("终端太小 ({w}×{h}): 请放大到至少 {min_w}×{min_h}",
                   "The terminal is too small ({w}×{h}): make it at least {min_w}×{min_h}"),
     "last_claims": ("最近吃碰杠", "Last claims"),
@@ -189,7 +187,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "wenling_totals": ("牌点", "Points"),
     "payments": ("本局得失", "This hand"),
     "match_totals": ("总分", "Match total"),
-    "total_short": ("总分", "Total"),
     "santan_paid": ("三摊 ({pairs}), 每份 {share}: {paid}", "Three claims ({pairs}), one share = "
                     "{share}: {paid}"),
     "shares": ("{who} 付 {n} 份", "{who} paid {n}"),

@@ -91,11 +91,6 @@ class Menu:
 
     # -- what the prompt shows --------------------------------------------------------------
     @property
-    def discard_keys(self) -> dict[int, str]:
-        """Position -> key of every tile that may be discarded now."""
-        return {i: s.key for i, s in enumerate(self.slots) if s.action is not None}
-
-    @property
     def can_discard(self) -> bool:
         return any(s.action is not None for s in self.slots)
 

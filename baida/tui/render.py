@@ -29,6 +29,9 @@ from .tiles import compact_text, sort_faces, tile_text, tiles_text
 View = Mapping[str, Any]
 ME_STYLE = "bold cyan"
 ACT_STYLE = "bold yellow"
+WIN_STYLE = "bold white on green"
+TOTAL_WIDTH = 6  # the match total in a seat's row: "+1234"
+MIN_WIDTH, MIN_HEIGHT = 80, 24  # the terminal the table is laid out for
 
 
 def seat_name(seat: int | None, me: int | None, lang: str = "zh") -> str:
@@ -265,9 +268,6 @@ def _discard_line(view: View, seat: int, lang: str) -> Text:
     return line
 
 
-TOTAL_WIDTH = 6
-
-
 def render_players(
     view: View, me: int | None, lang: str = "zh", totals: Sequence[int] | None = None
 ) -> Group:
@@ -371,9 +371,6 @@ def render_menu(menu: Menu, lang: str = "zh", wilds: Sequence[str] = ()) -> Text
     return Text("  ").join(parts)
 
 
-WIN_STYLE = "bold white on green"
-
-
 def prompt_title(view: View, me: int, lang: str = "zh", menu: Menu | None = None) -> Text:
     """What the decision is about: your turn, a claim on a discard, 抢杠, 三摊; a banner when
     a win is offered."""
@@ -419,9 +416,6 @@ def _last_meld_tile(view: View, seat: int | None) -> str | None:
     return None
 
 
-MIN_WIDTH, MIN_HEIGHT = 80, 24
-
-
 def size_warning(width: int, height: int, lang: str = "zh") -> Text | None:
     """A line saying the terminal is smaller than the table needs (None when it fits)."""
     if width >= MIN_WIDTH and height >= MIN_HEIGHT:
@@ -452,11 +446,10 @@ def render_table(
     with its keys, the prompt and a status line (why a key did nothing, what it asks).
 
     ``santan_threshold`` (Jiaxing, when 三摊 is on) warns the player one claim before it;
-    ``warning`` (a too-small terminal) goes first."""
-    items: list[RenderableType] = []
-    if warning is not None:
-        items.append(warning)
-    items.append(render_header(view, lang, hand_no=hand_no, hands_total=hands_total))
+    ``warning`` (a too-small terminal) goes last, where a page too tall still shows it."""
+    items: list[RenderableType] = [
+        render_header(view, lang, hand_no=hand_no, hands_total=hands_total)
+    ]
     items.append(render_players(view, me, lang, totals))
     if claims:
         items.append(render_claims(claims, me, lang))
@@ -475,6 +468,8 @@ def render_table(
         items.append(render_menu(menu, lang, view.get("wilds") or []))
     if status is not None:
         items.append(status)
+    if warning is not None:
+        items.append(warning)
     return Group(*items)
 
 

@@ -311,19 +311,16 @@ class Session:
         status: Text | None = None
 
         def page(_: int) -> RenderableType:
-            items: list[RenderableType] = []
-            warning = self.screen.warning()
-            if warning is not None:
-                items.append(warning)
-            items += [
+            items: list[RenderableType] = [
                 render_header(past.view, self.lang, hand_no=past.number,
                               hands_total=self.s.hands),
                 self._settlement(past),
                 render_all_hands(past.view, self.me, self.lang),
                 Text(text("press_enter", self.lang), style="bold"),
             ]
-            if status is not None:
-                items.append(status)
+            for line in (status, self.screen.warning()):
+                if line is not None:
+                    items.append(line)
             return Group(*items)
 
         self.screen.show(page)

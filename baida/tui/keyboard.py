@@ -33,7 +33,7 @@ ESC, BACKSPACE = "esc", "backspace"
 _FINAL_KEYS = {"A": UP, "B": DOWN, "C": RIGHT, "D": LEFT, "H": HOME, "F": END}
 _TILDE_KEYS = {"1": HOME, "7": HOME, "4": END, "8": END, "3": DELETE}
 _PLAIN_KEYS = {"\r": ENTER, "\n": ENTER, "\x7f": BACKSPACE, "\b": BACKSPACE}
-ESCAPE_WAIT = 0.02  # seconds to wait for the rest of an escape sequence on a terminal
+ESCAPE_WAIT = 0.05  # seconds to wait for the rest of an escape sequence on a terminal
 
 
 def parse_escape(seq: str) -> str:

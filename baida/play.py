@@ -1,9 +1,12 @@
 """baida play: a match in the terminal against three bots.
 
-Keys: the digit or letter under a tile discards it; Space/Enter passes (on your own turn it
-discards the tile you just drew; at 三摊 it means 坚持); w 和, p 碰, c 吃, k 杠, l 腊子,
-y/n 坚持/放弃 at 三摊, q quits, ? helps. Keys may come from a pipe, one character each:
-yes '' | baida play --hands 1   (Enter for ever: pass every claim, discard every draw)
+Keys: the key under a tile discards it (1-9, 0, a b d e f g i j, counted from the left), or
+move the ▲ with ←/→ and press Enter/Space (▲ starts on the tile you drew: Enter is 摸切);
+Enter/Space also pass a claim and mean 坚持 at 三摊; w 和, p 碰, c 吃, k 杠, l 腊子, y/n
+坚持/放弃 at 三摊, r the hands played, q quits, ? helps. When you can win, the discard and
+pass keys ask first and x confirms: a win is never thrown away by accident. A settlement
+stays until Enter. Keys may come from a pipe, one character each:
+yes w | baida play --hands 1   (w, Enter for ever: win when you can, else pass and 摸切)
 
 Exit status: 0 the match was played to its end (or you quit with q); 1 the input ended
 before the match did; 2 bad arguments; 130 interrupted (Ctrl-C).
@@ -21,6 +24,7 @@ from rich.text import Text
 from .rules.options import OptionError, make_options
 from .tui.i18n import LANGS, text
 from .tui.keyboard import KeyReader
+from .tui.recorder import RecordWriter
 from .tui.session import EndOfInput, QuitMatch, Session, Settings
 
 RULESETS = ("jiaxing", "wenling")
@@ -63,6 +67,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--bot", default=DEFAULT_BOT, metavar="NAME",
         help=f"the opponents' policy from baida.bots (default {DEFAULT_BOT})",
     )
+    parser.add_argument(
+        "--record", default=None, metavar="DIR",
+        help="save every hand's game record in DIR as JSON (baida replay DIR/FILE re-runs it)",
+    )
 
 
 def _options(args: argparse.Namespace) -> dict[str, object]:
@@ -94,23 +102,25 @@ def _bot_name(requested: str) -> str:
 def run(args: argparse.Namespace) -> int:
     console = Console(highlight=False)
     err = Console(stderr=True, highlight=False)
+    seed = args.seed if args.seed is not None else secrets.token_hex(4)
     try:
         options = _options(args)
         bot = _bot_name(args.bot)
-    except (OptionError, ValueError, ImportError) as exc:
+        recorder = RecordWriter(args.record, seed) if args.record is not None else None
+    except (OptionError, ValueError, ImportError, OSError) as exc:
         err.print(Text(f"baida play: {exc}", style="red"))
         return 2
     settings = Settings(
         ruleset=args.ruleset,
         options=options,
-        seed=args.seed if args.seed is not None else secrets.token_hex(4),
+        seed=seed,
         hands=args.hands,
         lang=args.lang,
         auto=args.auto,
         bot=bot,
     )
     reader = None if args.auto else KeyReader(sys.stdin)
-    session = Session(settings, console, reader)
+    session = Session(settings, console, reader, recorder)
     try:
         if reader is None:
             session.run()

@@ -14,13 +14,12 @@ import pytest
 from rich.console import Console
 
 from baida.cli import main
-from baida.engine import Action
 from baida.tui.keyboard import KeyReader
-from baida.tui.keys import display_order
+from baida.tui.keys import build_menu, display_order
 from baida.tui.session import EndOfInput, Session, Settings, hand_seed
 
 ROOT = Path(__file__).resolve().parent.parent
-ENTERS = "\n" * 2000  # pass every claim, discard every drawn tile, 坚持 at 三摊
+ENTERS = "w\n" * 2000  # win when offered, else pass every claim, 摸切, 坚持 at 三摊
 
 
 def play(argv: list[str], keys: str | None, monkeypatch, capsys) -> tuple[int, str]:
@@ -93,7 +92,7 @@ def test_hand_seeds_are_derived_from_the_match_seed() -> None:
 def test_a_piped_interactive_hand(monkeypatch, capsys) -> None:
     code, out = play(["--hands", "1", "--seed", "pipe"], ENTERS, monkeypatch, capsys)
     assert code == 0
-    assert "轮到你出牌" in out and "空格/回车 摸切" in out
+    assert "轮到你出牌" in out and "回车 摸切" in out
     assert "结算 · 第1局" in out and "各家手牌" in out and "比赛结束" in out
 
 
@@ -113,18 +112,19 @@ def test_a_piped_hand_with_real_keys_through_a_real_pipe() -> None:
 
 def test_invalid_keys_are_explained_and_change_nothing() -> None:
     s, console = session(Settings(seed="bad", hands=1), "xZ?1")
-    rnd = s.match.start_hand(hand_seed("bad", 1))
-    seat = rnd.to_act[0]
-    assert seat == 0  # the player deals first
+    s.driver.start_hand(hand_seed("bad", 1), 0.0)
+    prompt = s.receive()
+    assert prompt is not None and prompt["kind"] == "turn"  # the player deals first
+    rnd = s.driver.round
     before = rnd.view(0).to_json()
-    legal = rnd.legal_actions(0)
-    action = s.ask(rnd, 0, legal)
+    menu = build_menu(prompt["actions"], before, "zh")
+    action = s.ask(before, menu)
     assert rnd.view(0).to_json() == before
     out = console.file.getvalue()
     assert "无效的键 'x'" in out and "无效的键 'Z'" in out and "可用的键" in out
-    assert "数字/字母" in out  # '?' printed the help
+    assert "按键  (1/2)" in out and "记法和术语  (2/2)" in out  # '?' printed the help
     hand, _ = display_order(before, 0)
-    assert action == Action.from_json({"type": "discard", "seat": 0, "tile": hand[0]})
+    assert action == {"type": "discard", "tile": hand[0]}
 
 
 def test_invalid_key_in_a_whole_piped_match(monkeypatch, capsys) -> None:
@@ -167,7 +167,8 @@ def test_ctrl_c_ends_without_a_traceback() -> None:
 
 
 class Scripted(KeyReader):
-    """Keys chosen by the state of the match: 'n' (放弃) at 三摊, Enter otherwise."""
+    """Keys chosen by the state of the match: 'n' (放弃) at 三摊, 'w' when a win is offered,
+    Enter otherwise."""
 
     def __init__(self, holder: dict) -> None:
         super().__init__(io.StringIO(""))
@@ -178,7 +179,10 @@ class Scripted(KeyReader):
         self.count += 1
         if self.count > 3000:
             return None
-        rnd = self.holder["session"].match.current
+        session = self.holder["session"]
+        rnd = session.match.current
+        if session.menu is not None and session.menu.win_offered:
+            return "w"
         return "n" if rnd is not None and rnd.phase == "santan" else "\n"
 
 
@@ -231,23 +235,47 @@ def test_a_failing_bot_does_not_end_the_match(monkeypatch) -> None:
     assert s.match.over and "ZeroDivisionError" in out and out.count("ZeroDivisionError") == 1
 
 
-def test_key_reader_on_a_terminal_reads_single_keys_and_restores_it() -> None:
-    import pty
-    import termios
+# -- records and the table driver ----------------------------------------------------------------
+@pytest.mark.parametrize("ruleset", ["jiaxing", "wenling"])
+def test_record_saves_every_hand_and_replay_reruns_it(
+    ruleset: str, tmp_path: Path, monkeypatch, capsys
+) -> None:
+    folder = tmp_path / "records"
+    args = ["--auto", "--hands", "2", "--seed", "rec", "--ruleset", ruleset, "--lang", "en",
+            "--record", str(folder)]
+    code, out = play(args, None, monkeypatch, capsys)
+    assert code == 0 and f"Saved 2 hand records in {folder}" in out
+    files = sorted(folder.glob("*.json"))
+    assert [f.name for f in files] == ["rec-hand01.json", "rec-hand02.json"]
+    for path in files:
+        assert main(["replay", str(path)]) == 0
+    assert "settlement MISMATCH" not in capsys.readouterr().err
+    code, _ = play(args, None, monkeypatch, capsys)  # the same seed again: nothing overwritten
+    assert code == 0
+    assert len(list(folder.glob("rec-hand01*.json"))) == 2
 
-    master, slave = pty.openpty()
-    stream = os.fdopen(slave, "r", encoding="utf-8")
-    try:
-        before = termios.tcgetattr(slave)
-        with KeyReader(stream) as reader:
-            assert reader.is_tty
-            assert not termios.tcgetattr(slave)[3] & termios.ICANON  # keys without Enter
-            os.write(master, "a\x1b[B中\x04".encode())
-            assert reader.read_key() == "a"
-            assert reader.read_key() == "\x1b[B"  # an arrow key is one key
-            assert reader.read_key() == "中"
-            assert reader.read_key() is None  # Ctrl-D ends the input
-        assert termios.tcgetattr(slave) == before
-    finally:
-        stream.close()
-        os.close(master)
+
+def test_a_record_folder_that_cannot_be_made_is_refused(tmp_path: Path, monkeypatch, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    code, out = play(["--auto", "--record", str(blocker / "sub")], None, monkeypatch, capsys)
+    assert code == 2 and "--record" in out
+
+
+def test_the_terminal_match_is_the_table_driver_s_match() -> None:
+    """The session plays through TableDriver: the same hands as the driver run directly."""
+    from baida.bots.policy import make_bot
+    from baida.engine import Match
+    from baida.table import TableDriver, TableTiming, bot_modes, play_bots
+    from baida.tui.session import bot_seed
+
+    s, _ = session(Settings(seed="drv", auto=True, hands=2, bot="greedy"), "")
+    s.run()
+    match = Match("jiaxing", hands=2)
+    driver = TableDriver(match, timing=TableTiming.instant(), modes=bot_modes(None))
+    bots = [make_bot("greedy", seed=bot_seed("drv", seat)) for seat in range(4)]
+    for number in (1, 2):
+        driver.start_hand(hand_seed("drv", number), 0.0)
+        play_bots(driver, bots)
+    assert [r.to_json() for r in s.match.history] == [r.to_json() for r in match.history]
+    assert s.driver.next_seq == driver.next_seq  # every decision was a prompt of the driver

@@ -2,68 +2,17 @@
 
 from __future__ import annotations
 
-import copy
-import io
 from typing import Any
 
 import pytest
-from rich.console import Console
+from play_views import act, jiaxing_view, plain, turn_legal
 
 from baida.tiles import NUM_ALL_KINDS, tile_str
 from baida.tui.i18n import ITEM_NAMES_EN, STRINGS, item_name, text, tile_label
-from baida.tui.keys import DISCARD_KEYS, build_menu
-from baida.tui.render import render_event, render_hand, render_menu, render_table, seat_name
+from baida.tui.keys import build_menu
+from baida.tui.render import render_event, render_hand, render_table, seat_name
 from baida.tui.settlement import render_settlement, render_standings
 from baida.tui.tiles import compact_label, sort_faces, tile_text
-
-
-def plain(renderable: Any, width: int = 120) -> str:
-    console = Console(file=io.StringIO(), width=width, color_system=None)
-    console.print(renderable)
-    return console.file.getvalue()
-
-
-def player(seat: int, **kw: Any) -> dict[str, Any]:
-    base = {
-        "seat": seat, "wind": "ESWN"[seat], "concealed": None, "concealed_count": 13,
-        "drawn": None, "melds": [], "discards": [], "claimed": [], "flowers": [],
-        "gave_up": False,
-    }
-    base.update(kw)
-    return base
-
-
-def jiaxing_view(**kw: Any) -> dict[str, Any]:
-    view = {
-        "ruleset": "jiaxing", "seat": 0, "dealer": 0, "seat_winds": ["E", "S", "W", "N"],
-        "round_wind": "E", "dice": [3, 5], "commitment": "ab", "seed": None,
-        "indicator": "5m", "wilds": ["5m"], "specials": [],
-        "phase": "turn", "turn": 0, "to_act": [0], "wall_remaining": 83,
-        "last_discard": {"seat": 3, "tile": "C"},
-        "players": [
-            player(
-                0,
-                concealed=["1m", "2m", "5m", "3s", "9p", "9p", "9p", "C", "E", "E", "3s"],
-                concealed_count=11,
-                drawn="3s",
-                melds=[{"type": "pon", "tiles": ["P", "P", "P"], "from": 1}],
-                discards=["N", "F"],
-            ),
-            player(1, discards=["P", "7s"], claimed=[0]),
-            player(2, melds=[{"type": "akong", "tiles": None, "from": None}],
-                   concealed_count=10),
-            player(3, discards=["C"], melds=[{"type": "chi", "tiles": ["3m", "4m", "5m"],
-                                              "from": 2}], concealed_count=10),
-        ],
-        "santan_pairs": [], "claim_counts": [[0] * 4 for _ in range(4)],
-        "sheng_phase": False, "carry_pool": 2, "result": None,
-    }
-    view.update(kw)
-    return view
-
-
-def act(kind: str, seat: int = 0, **kw: Any) -> dict[str, Any]:
-    return {"type": kind, "seat": seat, **kw}
 
 
 # -- strings -----------------------------------------------------------------------------------
@@ -115,81 +64,6 @@ def test_compact_label_merges_runs() -> None:
     assert compact_label(["1s", "2s", "E"], "en") == "12sE"
 
 
-# -- keys ----------------------------------------------------------------------------------------
-def turn_legal() -> list[dict[str, Any]]:
-    faces = ["1m", "2m", "5m", "3s", "9p", "C", "E"]
-    return [act("discard", tile=f) for f in faces] + [
-        act("win"), act("akong", tile="9p"), act("bukong", tile="P"),
-    ]
-
-
-def test_discard_keys_follow_the_hand_order_with_the_drawn_tile_last() -> None:
-    view = jiaxing_view()
-    menu = build_menu(turn_legal(), view, "zh")
-    # shown: *5m 1m 2m 9p 9p 9p 3s E E C | drawn 3s
-    assert menu.discard_keys == {
-        "5m": "1", "1m": "2", "2m": "3", "9p": "4", "3s": "5", "E": "6", "C": "7",
-    }
-    assert menu.resolve("1").action == act("discard", tile="5m")
-    assert menu.resolve(" ").action == act("discard", tile="3s")  # 摸切
-    assert menu.resolve("\n").action == act("discard", tile="3s")
-    assert menu.resolve("w").action == act("win")
-    for reserved in "wpckqlyn":
-        assert reserved not in DISCARD_KEYS
-
-
-def test_several_kongs_open_a_sub_menu_and_escape_goes_back() -> None:
-    menu = build_menu(turn_legal(), jiaxing_view(), "zh")
-    choice = menu.resolve("k")
-    assert choice.kind == "menu" and choice.menu is not None
-    sub = choice.menu
-    assert [e.label for e in sub.entries] == ["暗杠 9筒", "补杠 白"]
-    assert sub.resolve("2").action == act("bukong", tile="P")
-    assert sub.resolve("\x1b").kind == "back"
-    assert sub.resolve("7").kind == "invalid"  # discards are not keys of the sub-menu
-
-
-def test_invalid_keys_explain_and_leave_the_menu_as_it_was() -> None:
-    menu = build_menu(turn_legal(), jiaxing_view(), "en")
-    before = copy.deepcopy(menu)
-    choice = menu.resolve("x")
-    assert choice.kind == "invalid"
-    assert "'x'" in choice.message and "keys:" in choice.message
-    assert menu == before
-    assert menu.resolve("p").kind == "invalid"  # no 碰 offered on one's own turn
-    assert menu.resolve("q").kind == "quit" and menu.resolve("?").kind == "help"
-
-
-def test_claim_window_keys() -> None:
-    view = jiaxing_view(phase="claim", turn=3, to_act=[0], last_discard={"seat": 3, "tile": "4m"})
-    legal = [
-        act("pass"), act("pon"),
-        act("chi", tiles=["2m", "3m"]),
-        act("chi", tiles=["3m", "5m"]),
-        act("chi", tiles=["5m", "6m"]),
-    ]
-    menu = build_menu(legal, view, "zh")
-    assert menu.discards == {}
-    assert menu.resolve(" ").action == act("pass")
-    assert menu.resolve("p").action == act("pon")
-    sub = menu.resolve("c").menu
-    assert sub is not None
-    assert [e.label for e in sub.entries] == ["吃 234万", "吃 345万", "吃 456万"]
-    assert sub.resolve("3").action == act("chi", tiles=["5m", "6m"])
-    line = render_menu(menu, "zh").plain
-    assert "p 碰 4万" in line and "c 吃…" in line and "空格/回车 过" in line
-
-
-def test_santan_keys_default_to_continue() -> None:
-    view = jiaxing_view(phase="santan", santan_pairs=[[3, 1]])
-    menu = build_menu([act("continue"), act("give_up")], view, "zh")
-    assert menu.resolve("y").action == act("continue")
-    assert menu.resolve("n").action == act("give_up")
-    assert menu.resolve("\n").action == act("continue")
-    text_ = plain(render_table(view, 0, "zh", menu=menu))
-    assert "三摊" in text_ and "坚持" in text_ and "放弃" in text_
-
-
 # -- the table -----------------------------------------------------------------------------------
 def test_table_shows_hand_wilds_leftmost_melds_discards_and_the_header() -> None:
     view = jiaxing_view()
@@ -198,34 +72,116 @@ def test_table_shows_hand_wilds_leftmost_melds_discards_and_the_header() -> None
     header = out.splitlines()[0]
     for part in ("嘉兴台头和", "第2/4局", "东风圈", "余牌 83", "翻牌 5万", "百搭 *5万", "黄番 2"):
         assert part in header
+    assert "不可吃" not in header
     assert "碰 白白白" in out and "吃 345万" in out and "暗杠 ■■■■" in out
     assert "下家 南" in out and "对家 西" in out and "上家 北" in out and "你 东·庄" in out
     hand_line = next(line for line in out.splitlines() if line.lstrip().startswith("*5万"))
     assert hand_line.split() == [
         "*5万", "1万", "2万", "9筒", "9筒", "9筒", "3条", "东", "东", "中", "摸", "3条",
     ]
-    assert "轮到你出牌" in out and "w 和" in out and "k 杠…" in out
-    assert "空格/回车 摸切 3条" in out
+    assert "★ 可以和牌! 自摸 3条 — 按 w 和牌 ★" in out and "k 杠…" in out
+    assert "回车 摸切 3条" in out and "1…a 打" in out
 
 
-def test_hand_keys_sit_under_the_tiles() -> None:
+def test_every_tile_has_its_position_key_and_the_cursor_sits_under_one() -> None:
     view = jiaxing_view()
     menu = build_menu(turn_legal(), view, "en")
     lines = plain(render_hand(view, 0, "en", menu)).splitlines()
-    tiles, keys = lines[0], lines[1]
+    tiles, keys, marks = lines[0], lines[1], lines[2]
     assert tiles.split() == ["*5m", "1m", "2m", "9p", "9p", "9p", "3s", "E", "E", "C", "drew", "3s"]
-    # each key is printed below (within) the column of its tile
-    for face, key in menu.discard_keys.items():
-        col = keys.index(key) if keys.count(key) == 1 else keys.rindex(key)
-        assert face in tiles[max(0, col - 2): col + 3], (face, key)
+    assert keys.split() == list("1234567890a")  # every tile, the gap before the drawn one not
+    # each key under its tile, ▲ under the drawn tile
+    for word, key in zip(tiles.replace("drew", "    ").split(), keys.split(), strict=True):
+        col = keys.index(key)
+        assert word in tiles[max(0, col - 2): col + 3], (word, key)
+    assert marks.index("▲") in (tiles.rindex("3s"), tiles.rindex("3s") + 1)
+    menu.resolve("left")
+    lines = plain(render_hand(view, 0, "en", menu)).splitlines()
+    assert lines[2].index("▲") == lines[0].index("C")
+
+
+def test_the_table_fits_80_by_24_late_in_a_hand_with_melds_on_one_line() -> None:
+    """A crowded end of a Wenling hand: four melds and flowers a seat, 20 discards each."""
+    discards = ["1m", "9p", "E", "C", "5s", "6s", "7m", "8m", "N", "F", "2p", "3p", "4s", "S",
+                "W", "1s", "9s", "2m", "3m", "4m"]
+    view = jiaxing_view(ruleset="wenling", round_wind=None, wilds=["7m"], indicator="7m",
+                        specials=["P", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8"],
+                        wall_remaining=18, carry_pool=None)
+    melds = [{"type": "bukong", "tiles": ["5p"] * 4, "from": 1},
+             {"type": "pon", "tiles": ["N"] * 3, "from": 2},
+             {"type": "chi", "tiles": ["3s", "4s", "5s"], "from": 3},
+             {"type": "mkong", "tiles": ["E"] * 4, "from": 2}]
+    for p in view["players"]:
+        p.update(melds=melds, discards=discards, flowers=["P", "f2", "f7"], concealed_count=4)
+    view["players"][0].update(concealed=["7m", "1m", "1m", "2s", "3s"], drawn="3s",
+                              concealed_count=5)
+    legal = [act("discard", tile=f) for f in ("7m", "1m", "2s", "3s")] + [act("win")]
+    claims = [{"type": "pon", "seat": 1, "tile": "N", "from": 2},
+              {"type": "chi", "seat": 2, "tile": "5s", "from": 1},
+              {"type": "mkong", "seat": 3, "tile": "E", "from": 2}]
+    for lang in ("zh", "en"):
+        menu = build_menu(legal, view, lang)
+        out = plain(render_table(view, 0, lang, menu=menu, hand_no=12, hands_total=16,
+                                 totals=[-120, 35, 260, -175], claims=claims), width=80)
+        rows = out.rstrip("\n").split("\n")
+        assert len(rows) <= 23, "\n".join(rows)
+        meld_rows = [r for r in rows if ("碰 北北北" if lang == "zh" else "Pon NNN") in r]
+        assert len(meld_rows) == 4  # every seat's melds and flowers on its own line
+        for row in meld_rows:
+            assert ("花" if lang == "zh" else "Flowers") in row
+
+
+def test_the_last_claims_by_others_stay_in_view() -> None:
+    claims = [{"type": "pon", "seat": 1, "tile": "N", "from": 0},
+              {"type": "chi", "seat": 2, "tile": "5s", "from": 1},
+              {"type": "bukong", "seat": 3, "tile": "E"}]
+    out = plain(render_table(jiaxing_view(), 0, "zh", claims=claims))
+    assert "最近吃碰杠: 下家碰你的北 · 对家吃下家的5条 · 上家补杠东" in out
+    out = plain(render_table(jiaxing_view(), 0, "en", claims=claims))
+    assert "Last claims: Right Pon N from you · Across Chi 5s from Right · Left Kong+ E" in out
+
+
+def test_a_small_terminal_is_told_and_no_chi_is_shown() -> None:
+    from baida.tui.render import size_warning
+
+    assert size_warning(80, 24) is None and size_warning(120, 40) is None
+    warning = size_warning(79, 30, "en")
+    assert warning is not None and "too small (79×30)" in warning.plain and "80×24" in warning.plain
+    view = jiaxing_view(options={"allow_chi": False})
+    out = plain(render_table(view, 0, "zh", warning=size_warning(70, 20)))
+    assert out.rstrip().splitlines()[-1].startswith("终端太小 (70×20)")
+    assert "嘉兴台头和 不可吃" in out.splitlines()[0]
+    assert "Jiaxing no chi" in plain(render_table(view, 0, "en")).splitlines()[0]
 
 
 def test_english_table_and_spectator_names() -> None:
     view = jiaxing_view()
     out = plain(render_table(view, None, "en"))
     assert "Jiaxing" in out and "Wall 83" in out and "Wild *5m" in out
-    assert "Seat 1 East·Dealer" in out
+    assert "Seat 1 E·Dealer" in out and "11 in hand: N F" in out
     assert seat_name(1, 0, "en") == "Right" and seat_name(3, 0, "zh") == "上家"
+
+
+def test_english_grammar_of_counts_and_possessives() -> None:
+    from baida.tui.i18n import count_of, pair_names, possessive, times
+
+    assert times(1, "en") == "1 time" and times(2, "en") == "2 times" and times(2) == "2 次"
+    assert count_of(1, "share", "shares", "en") == "1 share"
+    assert possessive("You", "en") == "your" and possessive("Right", "en") == "Right's"
+    assert pair_names("Right", "You", "en") == "Right and you"
+    assert pair_names("You", "Left", "en", start=False) == "you and Left"
+    counts = [[0] * 4 for _ in range(4)]
+    counts[1][0] = 2  # Right claimed your discards twice
+    counts[0][3] = 1
+    view = jiaxing_view(claim_counts=counts)
+    out = plain(render_table(view, 0, "en", santan_threshold=3))
+    assert "Right claimed your discards 2 times: one more claim makes Right and you liable" in out
+    out = plain(render_table(view, 0, "en", santan_threshold=2))
+    assert "You claimed Left's discards 1 time: one more claim makes you and Left liable" in out
+    robbed = render_event({"type": "kong_robbed", "seat": 0, "tile": "3p", "by": 2}, 0, "en")
+    assert robbed is not None and robbed.plain == "Across robbed your kong of 3p"
+    win = render_event({"type": "win", "seat": 0, "win_by": "self_draw", "tile": "3p"}, 0, "en")
+    assert win is not None and win.plain == "You won by self-draw: 3p"
 
 
 def test_sheng_phase_and_gave_up_are_visible() -> None:
@@ -249,9 +205,9 @@ def test_events_as_log_lines() -> None:
     sheng = render_event({"type": "sheng_phase", "seat": None, "remaining": 31}, 0, "zh")
     assert sheng is not None and "生牌阶段" in sheng.plain and "31" in sheng.plain
     santan = render_event({"type": "santan", "seat": None, "pair": [3, 1], "asks": [0, 2]}, 0)
-    assert santan is not None and santan.plain == "三摊: 上家 与 下家 互为承包方"
+    assert santan is not None and santan.plain == "三摊: 上家与下家 互为承包方"
     win = render_event({"type": "win", "seat": 2, "win_by": "rob_kong", "tile": "3p"}, 0, "en")
-    assert win is not None and win.plain == "Across wins! robbing a kong 3p"
+    assert win is not None and win.plain == "Across won by robbing a kong: 3p"
 
 
 # -- settlement ----------------------------------------------------------------------------------
@@ -285,9 +241,10 @@ def test_jiaxing_settlement_lists_every_item_the_sums_and_payments() -> None:
     out = plain(render_settlement(jiaxing_result_view(), 0, "zh", totals=[-2, 40, -20, -18],
                                   hand_no=3, base=2))
     assert "结算 · 第3局" in out and "下家 南 和了 · 自摸 3条" in out
-    assert "*5万 1条 2条 3条 4条 5条 东 中 中 中 + 3条" in out
+    assert "*5万 12345条 东 中 中 中 + 3条  │ 碰 777条" in out
     assert "红中刻 1 · 混一色 2" in out and "= 3台" in out and "黄番 1" in out and "= 1番" in out
     assert "底 2 × 3台 × 2^1番 = 6" in out
+    assert "百搭当作: 中" in out  # what the wild stood for
     rows = {line.split()[0]: line.split()[-2:] for line in out.splitlines()
             if line.strip().startswith(("你", "下家", "对家", "上家"))}
     assert rows == {"你": ["-12", "-2"], "下家": ["+36", "40"], "对家": ["-12", "-20"],
@@ -299,6 +256,7 @@ def test_english_settlement_translates_items() -> None:
     out = plain(render_settlement(jiaxing_result_view(), 0, "en", base=1))
     assert "Red dragon triplet 1 · Half flush 2" in out and "Carried fan 1" in out
     assert "base 1 × 3 tai × 2^1 fan = 6" in out
+    assert "The wild stood for: C" in out and "Right South won by self-draw: 3s" in out
 
 
 def test_wenling_settlement_shows_base_items_totals_and_liability() -> None:
@@ -325,6 +283,7 @@ def test_wenling_settlement_shows_base_items_totals_and_liability() -> None:
     assert "刻子 4 · 暗刻 8" in out and "= 32" in out and "对对和 2" in out
     assert "(32 + 20) × 2^2番 = 208 → 210" in out
     assert "牌点" in out and "210" in out and "+63" in out and "-63" in out
+    assert "闲家计分项" in out and "被包: 牌点记 0" in out  # 上家 dealt in a 生牌
     assert "黄番池" not in out
 
 
@@ -355,15 +314,16 @@ def test_every_event_type_renders_or_is_silent(lang: str) -> None:
     assert text("give_up", lang) in render_event(events[12], 0, lang).plain
 
 
-def test_rob_prompt_names_the_added_kong() -> None:
-    view = jiaxing_view(phase="rob", turn=1, to_act=[0])
-    view["players"][1]["melds"] = [{"type": "pon", "tiles": ["E", "E", "E"], "from": 2},
+def test_rob_prompt_names_the_added_kong_and_announces_the_win() -> None:
+    view = jiaxing_view(phase="rob", turn=1, to_act=[0], robbable={"seat": 1, "tile": "E"})
+    view["players"][1]["melds"] = [{"type": "bukong", "tiles": ["E"] * 4, "from": 2},
                                    {"type": "pon", "tiles": ["C", "C", "C"], "from": 3}]
     menu = build_menu([act("pass"), act("win")], view, "zh")
-    out = plain(render_table(view, 0, "zh", menu=menu, rob_tile="E"))
-    assert "下家补杠 东, 抢杠?" in out and "w 和" in out and "空格/回车 过" in out
-    out = plain(render_table(view, 0, "en", menu=menu))
-    assert "Right adds a kong of C: rob it?" in out
+    out = plain(render_table(view, 0, "zh", menu=menu))
+    assert "★ 你可以抢下家的杠和 东! 按 w 和牌 ★" in out and "w 和" in out
+    assert "回车/空格 过" in out
+    out = plain(render_table(view, 0, "en", menu=build_menu([act("pass")], view, "en")))
+    assert "Right adds a kong of E: rob it?" in out
 
 
 def test_string_tables_export_per_language() -> None:
@@ -392,11 +352,57 @@ def test_santan_warning_one_claim_before() -> None:
     assert santan_warnings(view, 3) == [(2, 1, 2)]
 
 
-def test_enter_after_a_pon_discards_the_rightmost_tile_and_says_so() -> None:
-    view = jiaxing_view()
-    view["players"][0]["drawn"] = None  # after a 碰 there is no drawn tile
-    faces = ["1m", "2m", "5m", "3s", "9p", "C", "E"]
-    menu = build_menu([act("discard", tile=f) for f in faces], view, "zh")
-    assert menu.resolve("\n").action == act("discard", tile="C")
-    assert "空格/回车 打 中" in render_menu(menu, "zh").plain
-    assert not menu.drawn_is_new
+def santan_result_view(gave_up: bool = True) -> dict[str, Any]:
+    """下家 (a 承包方 with 上家) wins by self-draw, one share 60: 上家 pays 5, you 2, 对家 gave
+    up (or, continuing, pays 2)."""
+    view = jiaxing_result_view()
+    view["santan_pairs"] = [[1, 3]]
+    view["players"][2]["gave_up"] = gave_up
+    across = 0 if gave_up else -120
+    view["result"]["payments"] = [-120, 420 - across, across, -300]
+    view["result"]["score"]["points"] = 60
+    return view
+
+
+def test_santan_settlement_shows_the_shares_actually_paid() -> None:
+    out = plain(render_settlement(santan_result_view(), 0, "zh"))
+    assert "三摊 (下家–上家), 每份 60: 你 付 2 份 · 对家 放弃, 不付 · 上家 付 5 份" in out
+    out = plain(render_settlement(santan_result_view(gave_up=False), 0, "en"), width=160)
+    assert ("Three claims (Right–Left), one share = 60: You paid 2 shares · Across paid 2 shares"
+            " · Left paid 5 shares") in out
+    view = santan_result_view()
+    view["santan_pairs"] = []
+    assert "三摊" not in plain(render_settlement(view, 0, "zh"))  # no pair, no shares line
+
+
+def test_wenling_non_winners_items_add_up_to_the_scorers_totals() -> None:
+    """For real hands: each non-winner's items, read again from the final view, give the
+    total the scorer settled with; the settlement lists them."""
+    import hashlib
+
+    from baida.bots.policy import make_bot
+    from baida.engine import Round
+    from baida.tiles import SEAT_WINDS
+    from baida.tui.nonwinners import wenling_nonwinners
+
+    checked = shown = 0
+    for n in range(12):
+        rnd = Round.from_seed("wenling", hashlib.sha256(f"nonwinners {n}".encode()).digest())
+        bots = [make_bot("greedy", seed=s) for s in range(4)]
+        while not rnd.ended:
+            seat = rnd.to_act[0]
+            rnd.apply(bots[seat].choose(rnd.view(seat), rnd.legal_actions(seat)))
+        view = rnd.view(0).to_json()
+        items = wenling_nonwinners(view)
+        if not items:
+            continue
+        totals = view["result"]["score"]["totals"]
+        out = plain(render_settlement(view, 0, "zh"), width=100)
+        for seat, got in items.items():
+            assert got.total == totals[SEAT_WINDS[(seat - view["dealer"]) % 4]], (n, seat)
+            checked += 1
+            for name, _ in got.base_items + got.fan_items:
+                assert name in out
+                shown += 1
+    assert checked >= 9 and shown > 0
+

@@ -37,12 +37,15 @@ STRINGS: dict[str, tuple[str, str]] = {
     "flowers": ("花", "Flowers"),
     "discards": ("弃牌", "Discards"),
     "drawn": ("摸", "drew"),
+    "in_hand": ("{n}张", "{n} in hand:"),
     "gave_up": ("放弃", "gave up"),
     "chengbao": ("承包", "liable pair"),
     "santan_warn": (
-        "⚠ {x}已吃碰杠{y}的牌 {n} 次: 再一次即成三摊 (互为承包方)",
-        "⚠ {x} claimed {y}'s discards {n} times: one more makes them liable for each other",
+        "⚠ {x}已吃碰杠{whose}牌 {times}: 再一次即成三摊 ({pair}互为承包方)",
+        "⚠ {x} claimed {whose} discards {times}: one more claim makes {pair} liable for "
+        "each other (三摊)",
     ),
+    "no_chi": ("不可吃", "no chi"),
     # seats relative to the human player
     "seat.self": ("你", "You"),
     "seat.next": ("下家", "Right"),
@@ -56,7 +59,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "wind.N": ("北", "North"),
     # actions (menu labels)
     "discard": ("打", "Discard"),
-    "discard_drawn": ("摸切", "Discard drawn"),
+    "discard_drawn": ("摸切", "discards drawn"),
+    "discard_at": ("打出", "discards"),
     "win": ("和", "Win"),
     "pon": ("碰", "Pon"),
     "chi": ("吃", "Chi"),
@@ -68,19 +72,43 @@ STRINGS: dict[str, tuple[str, str]] = {
     "pass": ("过", "Pass"),
     "continue": ("坚持", "Continue"),
     "give_up": ("放弃", "Give up"),
-    "quit": ("退出", "Quit"),
-    "help": ("帮助", "Help"),
+    "quit": ("退出", "quit"),
+    "help": ("帮助", "help"),
     "key.space": ("空格/回车", "Space/Enter"),
+    "key.go": ("回车/空格", "Enter/Space"),
+    "key.go_short": ("回车", "Enter"),
+    "cursor_keys": ("移▲", "move ▲"),
+    "history": ("牌局", "hands"),
+    "give_up_no_win": ("放弃 (不能和)", "Give up (no win)"),
+    "give_up_can_win": ("放弃 (仍可自摸)", "Give up (self-draw only)"),
     "choose_one": ("选择一项 (Esc 返回):", "Choose one (Esc to go back):"),
     # prompts and messages
     "your_turn": ("轮到你出牌", "Your turn: discard"),
     "your_claim": ("{who}打出 {tile}, 你要?", "{who} discarded {tile}: claim it?"),
     "your_rob": ("{who}补杠 {tile}, 抢杠?", "{who} adds a kong of {tile}: rob it?"),
     "santan_question": (
-        "三摊! {a}与{b}成为承包方。坚持 (继续打) 还是 放弃 (只摸打, 不付分)?",
-        "Three claims! {a} and {b} are now liable for each other. Continue playing, "
-        "or give up (draw-discard only, pay nothing)?",
+        "三摊! {pair}成为承包方。坚持 (继续打) 还是 放弃 (只摸打, 不付分, {win})?",
+        "Three claims! {pair} are now liable for each other. Continue playing, "
+        "or give up (draw and discard only, pay nothing, {win})?",
     ),
+    "gave_up_no_win": ("也不能和", "and no win"),
+    "gave_up_self_draw": ("仍可自摸和", "a self-draw may still win"),
+    "win_offer.turn": ("★ 可以和牌! 自摸 {tile} — 按 w 和牌 ★", "★ You can win! Self-draw {tile}: "
+                       "press w to win ★"),
+    "win_offer.claim": ("★ 你可以和{whose} {tile}! 按 w 和牌 ★",
+                        "★ You can win on {whose} {tile}! Press w to win ★"),
+    "win_offer.rob": ("★ 你可以抢{whose}杠和 {tile}! 按 w 和牌 ★",
+                      "★ You can win by robbing {whose} kong of {tile}! Press w to win ★"),
+    "guard": ("你可以和牌! 按 w 和牌; 确定要{what}, 请按 {key} (其他键取消)",
+              "You can win! Press w to win; to {what} instead, press {key} (any other key "
+              "cancels)"),
+    "guard.discard": ("不和而打出 {tile}", "discard {tile} and not win"),
+    "guard.pass": ("放过这张牌 (不和)", "pass and not win"),
+    "cannot_discard": ("现在不能打 {tile}", "{tile} cannot be discarded now"),
+    "too_small": ("终端太小 ({w}×{h}): 请放大到至少 {min_w}×{min_h}",
+                  "The terminal is too small ({w}×{h}): make it at least {min_w}×{min_h}"),
+    "last_claims": ("最近吃碰杠", "Last claims"),
+    "claim_item": ("{who}{kind}{src}{tile}", "{who} {kind} {tile}{src}"),
     "sheng_announce": (
         "★ 生牌阶段开始 (余牌 {n}): 打出生牌点和将被包三家! ★",
         "★ Live-tile phase (wall {n}): dealing into a win with a live tile pays for all! ★",
@@ -91,19 +119,24 @@ STRINGS: dict[str, tuple[str, str]] = {
     "not_offered": ("现在不能这样做", "that is not possible now"),
     "keys_are": ("可用的键: {keys}", "keys: {keys}"),
     "illegal": ("不合规则: {why}", "Not allowed: {why}"),
-    "press_any": ("按任意键继续…", "Press any key to continue…"),
+    "press_enter": ("按 回车 继续 · r 查看各局 · q 退出", "Press Enter to continue · r hands "
+                    "played · q quit"),
+    "enter_only": ("结算画面要按 回车 才会离开", "Only Enter leaves the settlement"),
+    "history_title": ("本场各局 (↑/↓ 选择, 回车 查看结算, Esc 返回)",
+                      "Hands of this match (↑/↓ choose, Enter shows the settlement, Esc back)"),
+    "history_empty": ("还没有打完的牌局", "No hand has finished yet"),
+    "history_back": ("←/→ 上一局/下一局 · 回车/Esc 返回列表", "←/→ previous/next hand · "
+                     "Enter/Esc back to the list"),
+    "history_draw": ("流局", "draw"),
+    "help_back": ("←/→ 翻页 · 回车/Esc 返回", "←/→ turn the page · Enter/Esc back"),
+    "records_saved": ("已保存 {n} 局的记录到 {dir} (用 baida replay 文件 重看)",
+                      "Saved {n} in {dir} (replay one with baida replay FILE)"),
+    "record_failed": ("无法保存记录: {why}", "Could not save the record: {why}"),
     "goodbye": ("再见!", "Goodbye!"),
     "interrupted": ("对局中断。", "Match interrupted."),
     "eof": ("输入结束, 对局中断。", "End of input: match stopped."),
     "bots_are": ("对手: {name}", "Opponents: {name}"),
     "seed_is": ("种子 {seed}", "seed {seed}"),
-    "help_text": (
-        "数字/字母 = 打出标记的牌, 空格/回车 = 过 (轮到你时为摸切), w = 和, p = 碰, c = 吃, "
-        "k = 杠, l = 腊子, y = 坚持, n = 放弃, q = 退出, ? = 帮助",
-        "digits/letters = discard the marked tile, Space/Enter = pass (on your turn: discard "
-        "the drawn tile), w = win, p = pon, c = chi, k = kong, l = lazi, y = continue, "
-        "n = give up, q = quit, ? = help",
-    ),
     "confirm_quit": ("确定退出? (y/n)", "Really quit? (y/n)"),
     # events (the log)
     "ev.hand_start": ("开局: 庄家 {dealer}, 骰子 {dice}", "Deal: dealer {dealer}, dice {dice}"),
@@ -116,20 +149,20 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ev.akong": ("{who} 暗杠", "{who}: concealed kong"),
     "ev.akong_tile": ("{who} 暗杠 {tile}", "{who}: concealed kong {tile}"),
     "ev.bukong": ("{who} 补杠 {tile}", "{who}: added kong {tile}"),
-    "ev.kong_robbed": ("{by} 抢杠 {tile} ({who})", "{by} robs {who}'s kong of {tile}"),
+    "ev.kong_robbed": ("{by} 抢{whose}杠 {tile}", "{by} robbed {whose} kong of {tile}"),
     "ev.flower": ("{who} 补花 {tile}", "{who}: expose {tile}"),
-    "ev.santan": ("三摊: {a} 与 {b} 互为承包方", "Three claims: {a} and {b} are liable"),
+    "ev.santan": ("三摊: {pair} 互为承包方", "Three claims: {pair} are liable for each other"),
     "ev.santan_choice": ("{who} 选择 {choice}", "{who}: {choice}"),
-    "ev.win": ("{who} 和了! {how} {tile}", "{who} wins! {how} {tile}"),
+    "ev.win": ("{who} 和了! {how} {tile}", "{who} won {how}: {tile}"),
     # settlement
     "settlement": ("结算", "Settlement"),
     "outcome.draw.jiaxing": ("流局 (荒庄)", "Draw: the wall is exhausted"),
     "outcome.draw.wenling": ("黄牌, 不计分", "Draw (黄牌): no payments"),
-    "win_by.self_draw": ("自摸", "self-draw"),
+    "win_by.self_draw": ("自摸", "by self-draw"),
     "win_by.discard": ("抓铳", "on a discard"),
-    "win_by.rob_kong": ("抢杠", "robbing a kong"),
-    "win_by.lazi": ("腊子和", "lazi"),
-    "winner_line": ("{who} 和了 · {how} {tile}", "{who} wins · {how} {tile}"),
+    "win_by.rob_kong": ("抢杠", "by robbing a kong"),
+    "win_by.lazi": ("腊子和", "with a lazi"),
+    "winner_line": ("{who} 和了 · {how} {tile}", "{who} won {how}: {tile}"),
     "winner_from": ("放铳: {who}", "Dealt in by {who}"),
     "liable": ("包三家: {who}", "Pays for all (包三家): {who}"),
     "tai": ("台", "Tai"),
@@ -154,12 +187,13 @@ STRINGS: dict[str, tuple[str, str]] = {
     "wenling_totals": ("牌点", "Points"),
     "payments": ("本局得失", "This hand"),
     "match_totals": ("总分", "Match total"),
-    "total_short": ("总分", "Total"),
-    "santan_rule": (
-        "三摊 {pairs}: 承包方付 5 份, 其余坚持者付 2 份 (与承包无关时 1 份), 放弃者不付",
-        "Three claims {pairs}: a liable partner pays 5 shares, other continuing players 2 "
-        "(1 where no liable pair is involved), those who gave up nothing",
-    ),
+    "santan_paid": ("三摊 ({pairs}), 每份 {share}: {paid}", "Three claims ({pairs}), one share = "
+                    "{share}: {paid}"),
+    "shares": ("{who} 付 {n} 份", "{who} paid {n}"),
+    "shares_gave_up": ("{who} 放弃, 不付", "{who} gave up: paid nothing"),
+    "wilds_stood": ("{wild}当作: {faces}", "{wild} stood for: {faces}"),
+    "nonwinner_items": ("闲家计分项", "Non-winners' items"),
+    "liable_zero": ("被包: 牌点记 0", "liable: counts 0"),
     "carry_after": ("黄番池 → {n}", "Carry pool → {n}"),
     "illegal_win": ("不成和: {reason}", "Not a legal win: {reason}"),
     "hands_revealed": ("各家手牌", "All hands"),
@@ -275,6 +309,48 @@ def item_name(name: str, lang: str = "zh") -> str:
     if lang == "zh":
         return name
     return ITEM_NAMES_EN.get(name, name)
+
+
+def possessive(name: str, lang: str = "zh") -> str:
+    """Whose: 下家的 / Right's, and "your" for the player's own seat.
+
+    >>> possessive("You", "en"), possessive("Left", "en"), possessive("上家", "zh")
+    ('your', "Left's", '上家的')
+    """
+    if lang == "zh":
+        return f"{name}的"
+    if name == STRINGS["seat.self"][1]:
+        return "your"
+    return f"{name}'s"
+
+
+def count_of(n: int, singular: str, plural: str, lang: str = "zh") -> str:
+    """``n`` things with the English noun in the right number ('1 time', '2 times').
+
+    >>> count_of(1, "time", "times", "en"), count_of(2, "time", "times", "en")
+    ('1 time', '2 times')
+    """
+    if lang == "zh":
+        return str(n)
+    return f"{n} {singular if n == 1 else plural}"
+
+
+def times(n: int, lang: str = "zh") -> str:
+    """How many times: '2 次' / '2 times', '1 time'."""
+    return f"{n} 次" if lang == "zh" else count_of(n, "time", "times", lang)
+
+
+def mid_sentence(name: str, lang: str = "zh") -> str:
+    """A seat name inside an English sentence: 'you' for the player, other names as they are."""
+    return "you" if lang != "zh" and name == STRINGS["seat.self"][1] else name
+
+
+def pair_names(a: str, b: str, lang: str = "zh", *, start: bool = True) -> str:
+    """Two seats together: 你与上家 / 'You and Left', 'Right and you' (mid-sentence 'you')."""
+    if lang == "zh":
+        return f"{a}与{b}"
+    first = a if start else mid_sentence(a, lang)
+    return f"{first} and {mid_sentence(b, lang)}"
 
 
 def wind_name(letter: str | None, lang: str = "zh") -> str:

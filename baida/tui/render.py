@@ -9,18 +9,29 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rich import box
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from .i18n import item_name, text, tile_label, wind_name
-from .keys import Menu, display_order
+from .i18n import (
+    item_name,
+    mid_sentence,
+    pair_names,
+    possessive,
+    text,
+    tile_label,
+    times,
+    wind_name,
+)
+from .keys import Menu, display_order, gave_up_may_win
 from .tiles import compact_text, sort_faces, tile_text, tiles_text
 
 View = Mapping[str, Any]
 ME_STYLE = "bold cyan"
 ACT_STYLE = "bold yellow"
+WIN_STYLE = "bold white on green"
+TOTAL_WIDTH = 6  # the match total in a seat's row: "+1234"
+MIN_WIDTH, MIN_HEIGHT = 80, 24  # the terminal the table is laid out for
 
 
 def seat_name(seat: int | None, me: int | None, lang: str = "zh") -> str:
@@ -33,9 +44,14 @@ def seat_name(seat: int | None, me: int | None, lang: str = "zh") -> str:
     return text(("seat.self", "seat.next", "seat.across", "seat.prev")[rel], lang)
 
 
-def seat_title(view: View, seat: int, me: int | None, lang: str = "zh") -> str:
-    """The name with the seat wind and a dealer mark: 下家 南, 你 东·庄."""
-    wind = wind_name(view["seat_winds"][seat], lang)
+def seat_title(
+    view: View, seat: int, me: int | None, lang: str = "zh", *, short: bool = False
+) -> str:
+    """The name with the seat wind and a dealer mark: 下家 南, 你 东·庄, Right South.
+
+    ``short`` (the table's rows) writes English winds by their letter: Right S·dealer."""
+    letter = view["seat_winds"][seat]
+    wind = letter if short and lang != "zh" else wind_name(letter, lang)
     title = f"{seat_name(seat, me, lang)} {wind}"
     if seat == view.get("dealer"):
         title += "·" + text("dealer", lang)
@@ -55,6 +71,8 @@ def render_header(
 ) -> Text:
     """One line: ruleset, hand number, round wind, wall, indicator and wilds, pool, phase."""
     parts: list[Text] = [Text(text(f"ruleset_short.{view['ruleset']}", lang), style="bold")]
+    if (view.get("options") or {}).get("allow_chi") is False:
+        parts[0].append(" " + text("no_chi", lang), style="bold magenta")
     if hand_no is not None:
         key = "hand_of" if hands_total else "hand_no"
         parts.append(Text(text(key, lang, n=hand_no, total=hands_total)))
@@ -69,7 +87,10 @@ def render_header(
     specials = list(view.get("specials") or [])
     if specials:
         sp = Text(text("specials", lang) + " ")
-        sp.append_text(tiles_text(sort_faces(specials), lang, sep=_flower_sep(lang)))
+        if lang == "zh":
+            sp.append_text(tiles_text(sort_faces(specials), lang, sep=""))
+        else:
+            sp.append(compact_flowers(sort_faces(specials)), style="magenta")
         parts.append(sp)
     if view.get("ruleset") == "jiaxing" and view.get("carry_pool"):
         parts.append(Text(text("carry_pool", lang, n=view["carry_pool"]), style="magenta"))
@@ -79,8 +100,32 @@ def render_header(
 
 
 def _flower_sep(lang: str) -> str:
-    """Flowers and specials run together in Chinese (白春兰), spaced in notation (P f1 f6)."""
+    """Flowers, specials and discards run together in Chinese (白春兰, 1万东), spaced in
+    notation (P f1 f6, 1m E)."""
     return "" if lang == "zh" else " "
+
+
+def compact_flowers(faces: Sequence[str]) -> str:
+    """Specials in notation with runs of flowers merged: 'P f1-f8', 'C F P f5-f8'."""
+    out: list[str] = []
+    run: list[int] = []
+
+    def flush() -> None:
+        if run:
+            out.append(f"f{run[0]}" if len(run) == 1 else f"f{run[0]}-f{run[-1]}")
+            run.clear()
+
+    for face in faces:
+        if face.startswith("f") and face[1:].isdigit():
+            n = int(face[1:])
+            if run and n != run[-1] + 1:
+                flush()
+            run.append(n)
+        else:
+            flush()
+            out.append(face)
+    flush()
+    return " ".join(out)
 
 
 def meld_text(meld: Mapping[str, Any] | str, lang: str = "zh") -> Text:
@@ -121,7 +166,7 @@ def discards_text(view: View, player: Mapping[str, Any], lang: str = "zh") -> Te
     out = Text()
     for i, face in enumerate(discards):
         if i:
-            out.append(" ")
+            out.append(_flower_sep(lang))  # Chinese labels end in a character of their own
         extra = ""
         if i in claimed:
             extra = "dim strike"
@@ -167,54 +212,101 @@ def santan_warnings(view: View, threshold: int) -> list[tuple[int, int, int]]:
 
 def santan_warning_text(view: View, me: int, lang: str, threshold: int) -> Text | None:
     """The warning the Jiaxing client gives both players one claim before 三摊."""
-    lines = [
-        text("santan_warn", lang, x=seat_name(x, me, lang), y=seat_name(y, me, lang), n=n)
-        for x, y, n in santan_warnings(view, threshold)
-        if me in (x, y)
-    ]
+    lines = []
+    for x, y, n in santan_warnings(view, threshold):
+        if me not in (x, y):
+            continue
+        claimer, discarder = seat_name(x, me, lang), seat_name(y, me, lang)
+        lines.append(text(
+            "santan_warn", lang, x=claimer, whose=possessive(discarder, lang), times=times(n, lang),
+            pair=pair_names(claimer, discarder, lang, start=False),
+        ))
     return Text("\n".join(lines), style="bold red") if lines else None
+
+
+def _seat_line(
+    view: View, seat: int, me: int | None, lang: str, name_width: int,
+    totals: Sequence[int] | None,
+) -> Text:
+    """A seat's first line: turn marker, name and status, match total, melds and flowers."""
+    player = view["players"][seat]
+    to_act = seat in (view.get("to_act") or [])
+    line = Text("▶ " if to_act else "  ", style=ACT_STYLE)
+    name = seat_label(view, seat, me, lang)
+    line.append_text(name)
+    line.append(" " * (name_width - name.cell_len))
+    if totals is not None:
+        total = signed_text(totals[seat])
+        line.append(" " * max(1, TOTAL_WIDTH - total.cell_len))
+        line.append_text(total)
+    melds = melds_text(player, lang)
+    if melds:
+        line.append("  ")
+        line.append_text(melds)
+    return line
+
+
+def seat_label(view: View, seat: int, me: int | None, lang: str) -> Text:
+    """The seat's name as the table's rows show it, with 放弃 / 承包 after it."""
+    name = Text(seat_title(view, seat, me, lang, short=True), style=ME_STYLE if seat == me else "")
+    status = seat_status(view, view["players"][seat], lang)
+    if status:
+        name.append(" ")
+        name.append_text(status)
+    return name
+
+
+def _discard_line(view: View, seat: int, lang: str) -> Text:
+    """A seat's second line: tiles in hand, then the discards (they may fold at the edge)."""
+    player = view["players"][seat]
+    count = player.get("concealed_count")
+    line = Text("    ")
+    if count is not None:
+        line.append(text("in_hand", lang, n=count), style="dim")
+        line.append(" ")
+    line.append_text(discards_text(view, player, lang))
+    return line
 
 
 def render_players(
     view: View, me: int | None, lang: str = "zh", totals: Sequence[int] | None = None
-) -> Table:
-    """Every seat: name and wind, match total, tile count, melds and flowers, discards."""
-    table = Table(box=box.SIMPLE_HEAD, expand=True, pad_edge=False, show_edge=False)
-    table.add_column("", width=1, no_wrap=True)
-    table.add_column(text("player", lang), no_wrap=True)
-    if totals is not None:
-        table.add_column(text("total_short", lang), justify="right", no_wrap=True)
-    table.add_column("#", justify="right", no_wrap=True)
-    table.add_column(text("melds", lang) + "·" + text("flowers", lang), ratio=2,
-                     overflow="fold")
-    table.add_column(text("discards", lang), ratio=3, overflow="fold")
-    to_act = set(view.get("to_act") or [])
-    for seat in _seat_order(me):
-        player = view["players"][seat]
-        marker = Text("▶", style=ACT_STYLE) if seat in to_act else Text("")
-        name = Text(seat_title(view, seat, me, lang), style=ME_STYLE if seat == me else "")
-        status = seat_status(view, player, lang)
-        if status:
-            name.append(" ")
-            name.append_text(status)
-        count = player.get("concealed_count")
-        cells: list[Text] = [marker, name]
-        if totals is not None:
-            cells.append(signed_text(totals[seat]))
-        cells += [
-            Text(str(count) if count is not None else ""),
-            melds_text(player, lang),
-            discards_text(view, player, lang),
-        ]
-        table.add_row(*cells)
-    return table
+) -> Group:
+    """Every seat on two lines: name, total, melds and flowers (one line); hand size, discards."""
+    order = _seat_order(me)
+    width = max(seat_label(view, seat, me, lang).cell_len for seat in order)
+    lines: list[RenderableType] = []
+    for seat in order:
+        lines.append(_seat_line(view, seat, me, lang, width, totals))
+        lines.append(_discard_line(view, seat, lang))
+    return Group(*lines)
+
+
+def render_claims(claims: Sequence[Mapping[str, Any]], me: int | None, lang: str = "zh") -> Text:
+    """The last claims (吃/碰/杠 events) others made, newest last, on one line."""
+    out = Text(text("last_claims", lang) + ": ", style="dim")
+    for i, event in enumerate(claims):
+        if i:
+            out.append(" · ", style="dim")
+        kind = event.get("type", "")
+        source = event.get("from")
+        src = ""
+        if kind in ("chi", "pon", "mkong") and source is not None:
+            name = seat_name(source, me, lang)
+            src = possessive(name, lang) if lang == "zh" else f" from {mid_sentence(name, lang)}"
+        tile = event.get("tile")
+        out.append(text(
+            "claim_item", lang, who=seat_name(event.get("seat"), me, lang),
+            kind=text(f"meld.{kind}", lang), tile=tile_label(tile, lang) if tile else "", src=src,
+        ), style="bold")
+    return out
 
 
 def render_hand(view: View, seat: int, lang: str = "zh", menu: Menu | None = None) -> Table:
-    """The seat's concealed tiles, wilds leftmost, the drawn tile apart, keys underneath."""
+    """The seat's concealed tiles, wilds leftmost, the drawn tile apart; under every tile its
+    key, and the cursor ▲ under the tile Enter discards."""
     hand, drawn = display_order(view, seat)
     wilds = list(view.get("wilds") or [])
-    keys = menu.discard_keys if menu is not None else {}
+    slots = menu.slots if menu is not None else []
     grid = Table.grid(padding=(0, 1))
     faces: list[str | None] = list(hand)
     if drawn is not None:
@@ -222,75 +314,96 @@ def render_hand(view: View, seat: int, lang: str = "zh", menu: Menu | None = Non
     for _ in faces:
         grid.add_column(justify="center", no_wrap=True)
     top: list[Text] = []
-    bottom: list[Text] = []
-    for i, face in enumerate(faces):
-        if face is None:  # the gap before the drawn tile
+    keys: list[Text] = []
+    marks: list[Text] = []
+    cursor = menu.cursor if menu is not None else None
+    index = 0  # position among the tiles (the gap before the drawn tile is no tile)
+    for face in faces:
+        if face is None:
             top.append(Text(text("drawn", lang), style="dim"))
-            bottom.append(Text(""))
+            keys.append(Text(""))
+            marks.append(Text(""))
             continue
-        top.append(tile_text(face, lang, wilds=wilds))
-        # one key per distinct face: under its last copy in the hand, and under the drawn tile
-        in_hand = faces[i + 1 : len(hand)] if i < len(hand) else []
-        show_key = face in keys and face not in in_hand
-        bottom.append(Text(keys[face] if show_key else "", style=ACT_STYLE))
+        extra = "reverse" if cursor == index else ""
+        top.append(tile_text(face, lang, wilds=wilds, extra_style=extra))
+        slot = slots[index] if index < len(slots) else None
+        if slot is not None:
+            keys.append(Text(slot.key, style=ACT_STYLE if slot.action is not None else "dim"))
+        else:
+            keys.append(Text(""))
+        marks.append(Text("▲", style=ACT_STYLE) if cursor == index else Text(""))
+        index += 1
     grid.add_row(*top)
-    if keys:
-        grid.add_row(*bottom)
+    if slots:
+        grid.add_row(*keys)
+    if cursor is not None:
+        grid.add_row(*marks)
     return grid
 
 
 def render_menu(menu: Menu, lang: str = "zh", wilds: Sequence[str] = ()) -> Text:
-    """The prompt line: which keys do what (摸切 names the drawn tile, a wild marked)."""
+    """The prompt line: which keys do what (Enter names the tile under the cursor)."""
     parts: list[Text] = []
-    if menu.discards:
-        keys = list(menu.discards)
-        span = keys[0] if len(keys) == 1 else f"{keys[0]}-{keys[-1]}"
+    keys = [s.key for s in menu.slots if s.action is not None]
+    if keys:
+        span = keys[0] if len(keys) == 1 else f"{keys[0]}…{keys[-1]}"
         parts.append(Text.assemble((span, ACT_STYLE), " " + text("discard", lang)))
+        parts.append(Text.assemble(("←/→", ACT_STYLE), " " + text("cursor_keys", lang)))
+        slot = menu.cursor_slot()
+        if slot is not None:
+            drawn_here = menu.drawn and menu.cursor == len(menu.slots) - 1
+            label = Text(text("key.go_short", lang), style=ACT_STYLE)
+            label.append(" " + text("discard_drawn" if drawn_here else "discard_at", lang) + " ")
+            label.append_text(tile_text(slot.face, lang, wilds=wilds))
+            parts.append(label)
     for entry in menu.entries:
         parts.append(Text.assemble((entry.key, ACT_STYLE), " " + entry.label))
-    if menu.pass_action is not None:
+    if menu.pass_action is not None and not keys:
         label = menu.pass_label or text("pass", lang)
-        parts.append(Text.assemble((text("key.space", lang), ACT_STYLE), " " + label))
-    elif menu.drawn_discard is not None:
-        label = Text(text("key.space", lang), style=ACT_STYLE)
-        word = text("discard_drawn" if menu.drawn_is_new else "discard", lang)
-        label.append(" " + word + " ")
-        label.append_text(tile_text(menu.drawn_discard["tile"], lang, wilds=wilds))
-        parts.append(label)
+        parts.append(Text.assemble((text("key.go", lang), ACT_STYLE), " " + label))
     if menu.is_sub:
         parts.insert(0, Text(text("choose_one", lang)))
         parts.append(Text.assemble(("Esc", ACT_STYLE), " ←"))
     else:
         parts.append(Text.assemble(("?", ACT_STYLE), " " + text("help", lang)))
+        parts.append(Text.assemble(("r", ACT_STYLE), " " + text("history", lang)))
         parts.append(Text.assemble(("q", ACT_STYLE), " " + text("quit", lang)))
-    return Text("   ").join(parts)
+    return Text("  ").join(parts)
 
 
-def prompt_title(view: View, me: int, lang: str = "zh", rob_tile: str | None = None) -> Text:
-    """What the decision is about: your turn, a claim on a discard, 抢杠, 三摊.
-
-    The view does not say which tile a 补杠 adds; ``rob_tile`` is that tile from the
-    ``bukong`` event (else the kong maker's last 碰 is assumed)."""
+def prompt_title(view: View, me: int, lang: str = "zh", menu: Menu | None = None) -> Text:
+    """What the decision is about: your turn, a claim on a discard, 抢杠, 三摊; a banner when
+    a win is offered."""
     phase = view.get("phase")
     last = view.get("last_discard") or {}
+    win = menu is not None and menu.win_offered
     if phase == "claim" and last:
         who = seat_name(last.get("seat"), me, lang)
-        msg = text("your_claim", lang, who=who, tile=tile_label(last.get("tile"), lang))
+        tile = tile_label(last.get("tile"), lang)
+        if win:
+            msg = text("win_offer.claim", lang, whose=possessive(who, lang), tile=tile)
+        else:
+            msg = text("your_claim", lang, who=who, tile=tile)
     elif phase == "rob":
-        turn = view.get("turn")
-        tile = rob_tile or _last_meld_tile(view, turn)
-        msg = text("your_rob", lang, who=seat_name(turn, me, lang), tile=tile_label(tile, lang))
+        robbable = view.get("robbable") or {}
+        maker = robbable.get("seat", view.get("turn"))
+        tile = tile_label(robbable.get("tile") or _last_meld_tile(view, maker), lang)
+        who = seat_name(maker, me, lang)
+        if win:
+            msg = text("win_offer.rob", lang, whose=possessive(who, lang), tile=tile)
+        else:
+            msg = text("your_rob", lang, who=who, tile=tile)
     elif phase == "santan":
         pair = (view.get("santan_pairs") or [[None, None]])[-1]
-        msg = text(
-            "santan_question",
-            lang,
-            a=seat_name(pair[0], me, lang),
-            b=seat_name(pair[1], me, lang),
-        )
+        a, b = (seat_name(s, me, lang) for s in pair[:2])
+        gave_up = "gave_up_self_draw" if gave_up_may_win(view) else "gave_up_no_win"
+        msg = text("santan_question", lang, pair=pair_names(a, b, lang), win=text(gave_up, lang))
+    elif win:
+        drawn = view["players"][me].get("drawn")
+        msg = text("win_offer.turn", lang, tile=tile_label(drawn, lang) if drawn else "")
     else:
         msg = text("your_turn", lang)
-    return Text(msg, style="bold")
+    return Text(msg, style=WIN_STYLE if win else "bold")
 
 
 def _last_meld_tile(view: View, seat: int | None) -> str | None:
@@ -303,6 +416,16 @@ def _last_meld_tile(view: View, seat: int | None) -> str | None:
     return None
 
 
+def size_warning(width: int, height: int, lang: str = "zh") -> Text | None:
+    """A line saying the terminal is smaller than the table needs (None when it fits)."""
+    if width >= MIN_WIDTH and height >= MIN_HEIGHT:
+        return None
+    return Text(
+        text("too_small", lang, w=width, h=height, min_w=MIN_WIDTH, min_h=MIN_HEIGHT),
+        style="bold white on red",
+    )
+
+
 def render_table(
     view: View,
     me: int | None,
@@ -313,31 +436,40 @@ def render_table(
     hand_no: int | None = None,
     hands_total: int | None = None,
     notice: RenderableType | None = None,
-    rob_tile: str | None = None,
     totals: Sequence[int] | None = None,
     santan_threshold: int | None = None,
+    claims: Sequence[Mapping[str, Any]] = (),
+    status: Text | None = None,
+    warning: Text | None = None,
 ) -> Group:
-    """The whole screen of one decision: header, seats, recent events, own hand and keys.
+    """The whole screen of one decision: header, seats, last claims, recent events, own hand
+    with its keys, the prompt and a status line (why a key did nothing, what it asks).
 
-    ``santan_threshold`` (Jiaxing, when 三摊 is on) warns the player one claim before it."""
+    ``santan_threshold`` (Jiaxing, when 三摊 is on) warns the player one claim before it;
+    ``warning`` (a too-small terminal) goes last, where a page too tall still shows it."""
     items: list[RenderableType] = [
-        render_header(view, lang, hand_no=hand_no, hands_total=hands_total),
-        render_players(view, me, lang, totals),
+        render_header(view, lang, hand_no=hand_no, hands_total=hands_total)
     ]
+    items.append(render_players(view, me, lang, totals))
+    if claims:
+        items.append(render_claims(claims, me, lang))
     if santan_threshold is not None and me is not None:
-        warning = santan_warning_text(view, me, lang, santan_threshold)
-        if warning is not None:
-            items.append(warning)
+        santan = santan_warning_text(view, me, lang, santan_threshold)
+        if santan is not None:
+            items.append(santan)
     if log:
         items.append(Text("\n").join(list(log)))
     if notice is not None:
         items.append(notice)
     if me is not None and view["players"][me].get("concealed") is not None:
-        items.append(Text(""))
         items.append(render_hand(view, me, lang, menu))
     if menu is not None and me is not None:
-        items.append(prompt_title(view, me, lang, rob_tile))
+        items.append(prompt_title(view, me, lang, menu))
         items.append(render_menu(menu, lang, view.get("wilds") or []))
+    if status is not None:
+        items.append(status)
+    if warning is not None:
+        items.append(warning)
     return Group(*items)
 
 
@@ -370,11 +502,12 @@ def render_event(event: Mapping[str, Any], me: int | None, lang: str = "zh") -> 
         return Text(text("ev.draw_self", lang, tile=label), style="dim")
     if kind == "kong_robbed":
         by = seat_name(event.get("by"), me, lang)
-        return Text(text("ev.kong_robbed", lang, by=by, who=who, tile=label), style="bold")
+        whose = possessive(who, lang)
+        return Text(text("ev.kong_robbed", lang, by=by, whose=whose, tile=label), style="bold")
     if kind == "santan":
         pair = event.get("pair") or [None, None]
         a, b = (seat_name(s, me, lang) for s in pair[:2])
-        return Text(text("ev.santan", lang, a=a, b=b), style="bold red")
+        return Text(text("ev.santan", lang, pair=pair_names(a, b, lang)), style="bold red")
     if kind == "santan_choice":
         choice = text("continue" if event.get("choice") == "continue" else "give_up", lang)
         return Text(text("ev.santan_choice", lang, who=who, choice=choice))

@@ -1,8 +1,13 @@
-"""One terminal match: the engine's ``Match``, three bots, and a person at the keyboard.
+"""One terminal match: the table driver with three bots, and a person at the keyboard.
 
-The session owns the I/O (a rich ``Console`` and a ``KeyReader``); what it shows comes from
-the pure renderers in ``render`` and the keys from ``keys``. With ``auto`` the person's seat
-is played by a bot too and each hand's settlement is printed.
+The match runs on the project's one game loop, ``baida.table.TableDriver``, on an instant
+table: ``play_bots`` answers every bot decision (a failing bot is reported and the driver's
+safe fallback plays for it), the player's seat receives its events and prompts through the
+driver's outbox, and the player's choice goes back with ``driver.submit``. With ``auto`` a bot
+plays the player's seat too and each hand's settlement is printed.
+
+The session owns the I/O (a ``Screen`` and a ``KeyReader``); what it shows comes from the pure
+renderers (``render``, ``settlement``, ``history``, ``help``) and the keys from ``keys``.
 """
 
 from __future__ import annotations
@@ -12,18 +17,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rich.console import Console, RenderableType
+from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
-from ..engine import Action, EngineError, Event, Match, Round
-from .i18n import text
-from .keyboard import KeyReader
-from .keys import Menu, build_menu
+from ..engine import Match
+from ..table import BotTurn, Refused, SeatMode, TableDriver, TableTiming, bot_modes, play_bots
+from .help import PAGE_COUNT, help_page
+from .history import PastHand, render_hand_list, render_past_settlement
+from .i18n import count_of, text
+from .keyboard import BACKSPACE, DOWN, ENTER, ESC, LEFT, RIGHT, UP, KeyReader
+from .keys import HELP_KEYS, HISTORY_KEY, QUIT_KEY, Menu, build_menu
+from .recorder import RecordWriter
 from .render import render_event, render_header, render_menu, render_table
+from .screen import Screen
 from .settlement import render_all_hands, render_settlement, render_standings
 
-LOG_LINES = 6
-MAX_LOG_LINES = 12
+NOW = 0.0  # an instant table never waits: its clock does not matter
+CLAIM_EVENTS = ("chi", "pon", "mkong", "bukong", "akong")
+LAST_CLAIMS = 3
 # events worth a line when the match runs unattended
 AUTO_EVENTS = ("santan", "santan_choice", "sheng_phase")
 
@@ -54,20 +65,6 @@ def load_bot(name: str, seed: int) -> Any:
     return make_bot(name, seed=seed)
 
 
-def fallback_action(view: dict[str, Any], legal: Sequence[Action]) -> Action:
-    """A plain move: win, else keep playing (pass / 坚持), else discard the drawn tile."""
-    by_type = {a.type: a for a in reversed(legal)}
-    for kind in ("win", "lazi", "pass", "continue"):
-        if kind in by_type:
-            return by_type[kind]
-    me = view["players"][view["seat"]]
-    for action in legal:
-        if action.type == "discard" and action.to_json()["tile"] == me.get("drawn"):
-            return action
-    discards = [a for a in legal if a.type == "discard"]
-    return discards[-1] if discards else legal[0]
-
-
 @dataclass
 class Settings:
     """What the player asked for on the command line."""
@@ -85,17 +82,36 @@ class Settings:
 class Session:
     """Plays one match to its end (or until the player quits or the input ends)."""
 
-    def __init__(self, settings: Settings, console: Console, reader: KeyReader | None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        console: Console,
+        reader: KeyReader | None,
+        recorder: RecordWriter | None = None,
+    ) -> None:
         self.s = settings
         self.console = console
         self.reader = reader
+        self.recorder = recorder
         self.lang = settings.lang
+        self.me = settings.me
+        self.screen = Screen(console, settings.lang)
         self.match = Match(settings.ruleset, settings.options or None, hands=settings.hands)
-        self.bots = [load_bot(settings.bot, bot_seed(settings.seed, seat)) for seat in range(4)]
+        modes = bot_modes(None if settings.auto else settings.me)
+        self.driver = TableDriver(self.match, timing=TableTiming.instant(), modes=modes)
+        self.driver.listeners = {settings.me}
+        self.bots = [
+            None if modes[seat] == SeatMode.PLAYER else load_bot(settings.bot, bot_seed(
+                settings.seed, seat))
+            for seat in range(4)
+        ]
         self.log: list[Text] = []
+        self.claims: list[dict[str, Any]] = []  # the last claims others made, newest last
         self.notice: Text | None = None
+        self.past: list[PastHand] = []
+        self.number = 0  # the hand being played (1-based)
+        self.menu: Menu | None = None  # the decision being asked (scripted readers read it)
         self.bot_failed = False
-        self.rob_tile: str | None = None  # the tile of the latest 补杠 (what 抢杠 would take)
         options = self.match.options
         self.santan_threshold: int | None = (
             options.santan_threshold if getattr(options, "santan_enabled", False) else None
@@ -106,101 +122,168 @@ class Session:
         """Every hand until the match is over; the final standings at the end."""
         self._say_intro()
         while not self.match.over:
-            number = self.match.hand_number + 1
-            rnd = self.match.start_hand(hand_seed(self.s.seed, number))
+            number = self.number = self.match.hand_number + 1
             self.log = [self._intro_line()]
+            self.claims = []
             self.notice = None
-            self.rob_tile = None
-            self.log_events(rnd.events)
-            self.play_hand(rnd)
-            self.show_settlement(rnd, number)
-            if not self.match.over and not self.s.auto:
-                self.wait_key()
+            self.driver.start_hand(hand_seed(self.s.seed, number), NOW)
+            self.play_hand()
+            self.finish_hand(number)
         self.console.print()
-        self.console.print(render_standings(self.match.totals, self.s.me, self.lang))
+        self.console.print(render_standings(self.match.totals, self.me, self.lang))
         over = text("match_over", self.lang) + " · " + text("seed_is", self.lang, seed=self.s.seed)
         self.console.print(Text(over, style="bold"))
+        self.say_records()
 
-    def play_hand(self, rnd: Round) -> None:
-        """Bots answer first; the player is asked when only their decision is awaited."""
-        while not rnd.ended:
-            waiting = rnd.to_act
-            bot_seats = [s for s in waiting if self.s.auto or s != self.s.me]
-            seat = bot_seats[0] if bot_seats else self.s.me
-            legal = rnd.legal_actions(seat)
-            if bot_seats:
-                self.apply(self.bot_action(rnd, seat, legal))
-                continue
-            action = self.ask(rnd, seat, legal)
-            try:
-                self.apply(action)
-            except EngineError as exc:  # the round is unchanged: ask again
-                self.log.append(Text(text("illegal", self.lang, why=exc), style="red"))
+    def play_hand(self) -> None:
+        """Bots answer through the driver; the player answers the prompts it sends the seat."""
+        while True:
+            play_bots(self.driver, self.bots, now=NOW, on_decision=self._bot_decided)
+            prompt = self.receive()
+            if self.driver.hand_over:
+                return
+            if prompt is None:  # the driver waits for nobody: a bug, said plainly
+                raise RuntimeError("the table is waiting, but not for the player")
+            self.answer(prompt)
 
-    def bot_action(self, rnd: Round, seat: int, legal: Sequence[Action]) -> Action:
-        """The bot's choice; should a bot fail, a plain legal move keeps the game going."""
-        view = rnd.view(seat).to_json()
-        try:
-            action = Action.from_json(self.bots[seat].choose(view, list(legal)))
-            if action in legal:
-                return action
-            problem = f"chose an illegal action: {action}"
-        except Exception as exc:  # a broken policy must not end the player's match
-            problem = f"{type(exc).__name__}: {exc}"
-        if not self.bot_failed:
-            self.bot_failed = True
-            self.console.print(Text(f"bot {self.s.bot} {problem}", style="red dim"))
-        return fallback_action(view, legal)
+    def receive(self) -> dict[str, Any] | None:
+        """Take the seat's messages from the driver: events for the log, the latest prompt."""
+        prompt = None
+        for _, message in self.driver.drain():
+            if message["type"] == "events":
+                self.log_events(message["events"])
+            elif message["type"] == "prompt":
+                prompt = message
+        return prompt
 
-    def apply(self, action: Action) -> None:
-        self.log_events(self.match.apply(action))
+    def _bot_decided(self, turn: BotTurn, seconds: float, problem: str) -> None:
+        """A bot's answer failed (the driver played its safe fallback): say so once."""
+        if not problem or self.bot_failed:
+            return
+        self.bot_failed = True
+        line = Text(f"bot {self.s.bot} {problem}", style="red dim")
+        self.log.append(line)
+        if self.s.auto:
+            self.console.print(line)
 
-    def log_events(self, events: Sequence[Event]) -> None:
-        """Log lines (and banners) for events, as the player's seat sees them."""
-        for event in events:
-            seen = event.for_seat(self.s.me)
-            if seen.get("type") == "bukong":
-                self.rob_tile = seen.get("tile")
-            line = render_event(seen, self.s.me, self.lang)
+    def log_events(self, events: Sequence[dict[str, Any]]) -> None:
+        """Log lines (and banners) for the events the player's seat sees."""
+        for seen in events:
+            kind = seen.get("type")
+            if kind in CLAIM_EVENTS and seen.get("seat") != self.me:
+                self.claims = [*self.claims, seen][-LAST_CLAIMS:]
+            line = render_event(seen, self.me, self.lang)
             if line is None:
                 continue
-            if seen.get("type") == "sheng_phase":
+            if kind == "sheng_phase":
                 self.notice = line  # a banner on the next screen; the header keeps saying it
             else:
                 self.log.append(line)
-            if self.s.auto and seen.get("type") in AUTO_EVENTS:
+            if self.s.auto and kind in AUTO_EVENTS:
                 self.console.print(line)
 
+    def finish_hand(self, number: int) -> None:
+        """Keep the hand for the history, save its record, show the settlement."""
+        rnd = self.driver.round
+        assert rnd is not None
+        past = PastHand(number, rnd.view(self.me).to_json(), list(self.match.totals),
+                        self.match.base)
+        self.past.append(past)
+        if self.recorder is not None:
+            try:
+                self.recorder.save(number, rnd.record())
+            except OSError as exc:
+                why = Text(text("record_failed", self.lang, why=exc), style="red")
+                self.console.print(why)
+        if self.s.auto:
+            self.console.rule(text("hand_no", self.lang, n=number))
+            self.console.print(self._settlement(past))
+            return
+        self.wait_for_enter(past)
+
     # -- the player's decisions ------------------------------------------------------------------
-    def draw_screen(self, rnd: Round, menu: Menu | None) -> None:
-        """The whole table; on a terminal the event log fills the rows left over."""
-        view = rnd.view(self.s.me).to_json()
-        notice = None
-        if self.notice is not None:
-            notice = Text(f" {self.notice.plain} ", style="bold white on red")
-            self.notice = None
+    def answer(self, prompt: dict[str, Any]) -> None:
+        """Ask the player until the driver takes an answer to ``prompt``."""
+        rnd = self.driver.round
+        assert rnd is not None
+        view = rnd.view(self.me).to_json()
+        menu = build_menu(prompt["actions"], view, self.lang)
+        status: Text | None = None
+        while True:
+            action = self.ask(view, menu, status)
+            try:
+                self.driver.submit(self.me, prompt["seq"], action, NOW)
+                return
+            except Refused as exc:  # cannot happen for an offered action; never a traceback
+                status = Text(text("illegal", self.lang, why=exc.message), style="red")
 
-        def screen(log_lines: int) -> RenderableType:
-            return render_table(
-                view,
-                self.s.me,
-                self.lang,
-                menu=menu,
-                log=self.log[-log_lines:] if log_lines else [],
-                hand_no=self.match.hand_number + 1,
-                hands_total=self.s.hands,
-                notice=notice,
-                rob_tile=self.rob_tile,
-                totals=self.match.totals,
-                santan_threshold=self.santan_threshold,
-            )
+    def ask(self, view: dict[str, Any], root: Menu, status: Text | None = None) -> dict[str, Any]:
+        """Show the table and read keys until one names an action (returned as offered)."""
+        menu = root
+        self.menu = menu
+        notice, self.notice = self.notice, None
+        banner = None if notice is None else Text(f" {notice.plain} ", style="bold white on red")
 
-        log_lines = LOG_LINES
-        if self.console.is_terminal:
-            used = len(self.console.render_lines(screen(0), pad=False))
-            log_lines = max(2, min(MAX_LOG_LINES, self.console.size.height - used - 2))
-            self.console.clear()
-        self.console.print(screen(log_lines))
+        def page(log_rows: int) -> RenderableType:
+            return self._table(view, menu, log_rows, banner, status)
+
+        self.screen.show(page)
+        if root.win_offered:
+            self.screen.bell()
+        while True:
+            choice = menu.resolve(self.read_key())
+            note: RenderableType | None = None
+            status = None
+            if choice.kind == "action" and choice.action is not None:
+                self.menu = None
+                return choice.action
+            if choice.kind in ("invalid", "confirm"):
+                style = "bold yellow" if choice.kind == "confirm" else "red"
+                status = note = Text(choice.message, style=style)
+            elif choice.kind == "menu" and choice.menu is not None:
+                menu = self.menu = choice.menu
+                note = render_menu(menu, self.lang)
+            elif choice.kind == "back":
+                menu = self.menu = root
+                note = render_menu(menu, self.lang)
+            elif choice.kind == "move":
+                note = render_menu(menu, self.lang, view.get("wilds") or [])
+            elif choice.kind == "help":
+                self.show_help()
+                self.screen.show(page)
+                continue
+            elif choice.kind == "history":
+                self.browse_history()
+                self.screen.show(page)
+                continue
+            elif choice.kind == "quit":
+                self.confirm_quit()
+                note = render_menu(menu, self.lang)
+            self.screen.update(page, note)
+
+    def _table(
+        self,
+        view: dict[str, Any],
+        menu: Menu | None,
+        log_rows: int,
+        notice: Text | None,
+        status: Text | None,
+    ) -> RenderableType:
+        return render_table(
+            view,
+            self.me,
+            self.lang,
+            menu=menu,
+            log=self.log[-log_rows:] if log_rows else [],
+            hand_no=self.number,
+            hands_total=self.s.hands,
+            notice=notice,
+            totals=self.match.totals,
+            santan_threshold=self.santan_threshold,
+            claims=self.claims,
+            status=status,
+            warning=self.screen.warning(),
+        )
 
     def read_key(self) -> str:
         assert self.reader is not None
@@ -209,44 +292,100 @@ class Session:
             raise EndOfInput
         return key
 
-    def ask(self, rnd: Round, seat: int, legal: Sequence[Action]) -> Action:
-        """Show the table and read keys until one names a legal action."""
-        view = rnd.view(seat).to_json()
-        root = build_menu([a.to_json() for a in legal], view, self.lang)
-        self.draw_screen(rnd, root)
-        menu = root
-        while True:
-            key = self.read_key()
-            choice = menu.resolve(key)
-            if choice.kind == "invalid":
-                self.console.print(Text(choice.message, style="red"))
-            elif choice.kind == "help":
-                self.console.print(Text(text("help_text", self.lang), style="cyan"))
-            elif choice.kind == "quit":
-                self.confirm_quit()
-                self.console.print(render_menu(menu, self.lang))
-            elif choice.kind == "menu" and choice.menu is not None:
-                menu = choice.menu
-                self.console.print(render_menu(menu, self.lang))
-            elif choice.kind == "back":
-                menu = root
-                self.console.print(render_menu(menu, self.lang))
-            elif choice.action is not None:
-                action = Action.from_json(choice.action)
-                if action in legal:
-                    return action
-                self.console.print(Text(text("not_offered", self.lang), style="red"))
-
     def confirm_quit(self) -> None:
         self.console.print(Text(text("confirm_quit", self.lang), style="bold"))
         if self.read_key() in ("y", "Y"):
             raise QuitMatch
 
-    def wait_key(self) -> None:
-        self.console.print(Text(text("press_any", self.lang), style="dim"))
-        key = self.read_key()
-        if key in ("q", "Q"):
-            self.confirm_quit()
+    # -- settlements, history, help ----------------------------------------------------------------
+    def _settlement(self, past: PastHand) -> RenderableType:
+        return render_settlement(
+            past.view, self.me, self.lang, totals=past.totals, hand_no=past.number,
+            base=past.base,
+        )
+
+    def wait_for_enter(self, past: PastHand) -> None:
+        """The settlement stays until Enter; keys pressed before it appeared do not count."""
+        assert self.reader is not None
+        self.reader.discard_typeahead()
+        status: Text | None = None
+
+        def page(_: int) -> RenderableType:
+            items: list[RenderableType] = [
+                render_header(past.view, self.lang, hand_no=past.number,
+                              hands_total=self.s.hands),
+                self._settlement(past),
+                render_all_hands(past.view, self.me, self.lang),
+                Text(text("press_enter", self.lang), style="bold"),
+            ]
+            for line in (status, self.screen.warning()):
+                if line is not None:
+                    items.append(line)
+            return Group(*items)
+
+        self.screen.show(page)
+        while True:
+            key = self.read_key()
+            status = None
+            if key == ENTER:
+                return
+            if key in (QUIT_KEY, QUIT_KEY.upper()):
+                self.confirm_quit()
+            elif key == HISTORY_KEY:
+                self.browse_history()
+            elif key in HELP_KEYS:
+                self.show_help()
+            else:
+                status = Text(text("enter_only", self.lang), style="yellow")
+                self.screen.update(page, status)
+                continue
+            self.screen.show(page)
+
+    def browse_history(self) -> None:
+        """The list of finished hands; Enter shows one's settlement again."""
+        cursor = len(self.past) - 1
+        while True:
+            rows = self.screen.size()[1] - 3 if self.screen.live else len(self.past)
+            self.screen.show(
+                lambda _, c=cursor, r=rows: render_hand_list(self.past, c, self.me, self.lang, r)
+            )
+            key = self.read_key()
+            if not self.past or key in (ESC, BACKSPACE, HISTORY_KEY, QUIT_KEY):
+                return
+            if key in (UP, LEFT):
+                cursor = max(0, cursor - 1)
+            elif key in (DOWN, RIGHT):
+                cursor = min(len(self.past) - 1, cursor + 1)
+            elif key == ENTER:
+                cursor = self.show_past(cursor)
+
+    def show_past(self, index: int) -> int:
+        """One past settlement; ←/→ go to the previous/next hand. Returns where it stopped."""
+        while True:
+            past = self.past[index]
+            self.screen.show(lambda _, p=past: render_past_settlement(p, self.me, self.lang))
+            key = self.read_key()
+            if key == LEFT:
+                index = max(0, index - 1)
+            elif key == RIGHT:
+                index = min(len(self.past) - 1, index + 1)
+            elif key in (ENTER, ESC, BACKSPACE, QUIT_KEY):
+                return index
+
+    def show_help(self) -> None:
+        """The help pages: ←/→ turn them; any other key goes back. A stream gets them all."""
+        if not self.screen.live:
+            for number in range(PAGE_COUNT):
+                self.console.print(help_page(number, self.lang))
+            return
+        number = 0
+        while True:
+            self.screen.show(lambda _, n=number: help_page(n, self.lang))
+            key = self.read_key()
+            if key in (LEFT, RIGHT, " "):
+                number = (number + (-1 if key == LEFT else 1)) % PAGE_COUNT
+                continue
+            return
 
     # -- output ----------------------------------------------------------------------------------
     def _intro_line(self) -> Text:
@@ -263,26 +402,15 @@ class Session:
         if self.s.auto:
             self.console.print(self._intro_line())
 
-    def show_settlement(self, rnd: Round, number: int) -> None:
-        view = rnd.view(self.s.me).to_json()
-        if not self.s.auto:
-            if self.console.is_terminal:
-                self.console.clear()
-            self.console.print(
-                render_header(view, self.lang, hand_no=number, hands_total=self.s.hands)
-            )
-        else:
-            self.console.rule(text("hand_no", self.lang, n=number))
-        self.console.print(
-            render_settlement(
-                view, self.s.me, self.lang, totals=self.match.totals, hand_no=number,
-                base=self.match.base,
-            )
-        )
-        if not self.s.auto:
-            self.console.print(render_all_hands(view, self.s.me, self.lang))
-
     def print_totals(self) -> None:
         """The standings so far (after a quit or the end of the input)."""
         if self.match.hand_number:
-            self.console.print(render_standings(self.match.totals, self.s.me, self.lang))
+            self.console.print(render_standings(self.match.totals, self.me, self.lang))
+        self.say_records()
+
+    def say_records(self) -> None:
+        if self.recorder is not None and self.recorder.saved:
+            n = len(self.recorder.saved)
+            what = count_of(n, "hand record", "hand records", self.lang)
+            line = text("records_saved", self.lang, n=what, dir=self.recorder.directory)
+            self.console.print(Text(line, style="dim"), soft_wrap=True)

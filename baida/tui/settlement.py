@@ -15,7 +15,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from .i18n import item_name, text, tile_label
+from .i18n import count_of, item_name, text, tile_label
+from .nonwinners import NonWinnerItems, wenling_nonwinners
 from .render import (
     ME_STYLE,
     View,
@@ -24,8 +25,9 @@ from .render import (
     seat_status,
     seat_title,
     signed_text,
+    wild_word,
 )
-from .tiles import sort_faces, tile_text, tiles_text
+from .tiles import grouped_text, tile_text, tiles_text
 
 
 def _items_line(items: Sequence[Mapping[str, Any]], lang: str) -> Text:
@@ -51,7 +53,7 @@ def revealed_hand_text(
         concealed.remove(win_tile)
     else:
         win_tile = None
-    out = tiles_text(sort_faces(concealed, wilds), lang, wilds=wilds)
+    out = grouped_text(concealed, lang, wilds=wilds)
     if win_tile is not None:
         out.append(" + ")
         out.append_text(tile_text(win_tile, lang, wilds=wilds, extra_style="reverse"))
@@ -71,7 +73,8 @@ def render_settlement(
     hand_no: int | None = None,
     base: int | None = None,
 ) -> Group:
-    """The end of a hand: who won how, every scoring item, the sums and everyone's payments."""
+    """The end of a hand: who won how, every scoring item, what the wilds stood for, the 承包
+    shares paid, the Wenling non-winners' items, everyone's payment and the match totals."""
     result = view.get("result") or {}
     ruleset = view.get("ruleset", "jiaxing")
     wilds = list(view.get("wilds") or [])
@@ -88,31 +91,77 @@ def render_settlement(
         how = text(f"win_by.{result.get('win_by', 'self_draw')}", lang)
         tile = tile_label(result.get("win_tile"), lang) if result.get("win_tile") else ""
         who = seat_title(view, winner, me, lang)
-        items.append(
-            Text(text("winner_line", lang, who=who, how=how, tile=tile), style="bold green")
-        )
+        line = Text(text("winner_line", lang, who=who, how=how, tile=tile), style="bold green")
         if result.get("from") is not None and result.get("win_by") != "self_draw":
-            items.append(Text(text("winner_from", lang, who=seat_name(result["from"], me, lang))))
+            line.append(" · " + text("winner_from", lang, who=seat_name(result["from"], me, lang)))
         if result.get("liable") is not None:
             liable = seat_name(result["liable"], me, lang)
-            items.append(Text(text("liable", lang, who=liable), style="bold red"))
+            line.append(" · " + text("liable", lang, who=liable), style="bold red")
+        items.append(line)
         hands = result.get("hands") or []
         if winner < len(hands):
             win_tile = result.get("win_tile")
             items.append(revealed_hand_text(hands[winner], wilds, lang, win_tile))
         items.extend(_score_lines(score, ruleset, lang, base))
-    pairs = view.get("santan_pairs") or []
-    if ruleset == "jiaxing" and pairs and result.get("outcome") == "win":
-        names = ", ".join(
-            "–".join(seat_name(s, me, lang) for s in pair) for pair in pairs
-        )
-        items.append(Text(text("santan_rule", lang, pairs=names), style="red"))
-    items.append(Text(""))
+        for line in (wilds_line(view, lang), shares_line(view, me, lang)):
+            if line is not None:
+                items.append(line)
     items.append(_payments_table(view, me, lang, result, score, totals))
     pool = result.get("carry_pool_after")
     if ruleset == "jiaxing" and pool is not None:
         items.append(Text(text("carry_after", lang, n=pool), style="magenta"))
     return Group(*items)
+
+
+def wilds_line(view: View, lang: str = "zh") -> Text | None:
+    """What each wild of the winning hand stood for (the scorer's chosen reading)."""
+    score = (view.get("result") or {}).get("score") or {}
+    faces = list(score.get("wilds") or [])
+    if not faces:
+        return None
+    if lang == "zh":
+        word = wild_word(view, lang)
+    else:
+        word = "The wild" if len(faces) == 1 else "The wilds"
+    out = Text(text("wilds_stood", lang, wild=word, faces=""))
+    out.append_text(tiles_text(faces, lang))
+    return out
+
+
+def paid_shares(view: View) -> dict[int, int | None]:
+    """Seat -> the shares each loser of a Jiaxing win actually paid (payment / share); None
+    where a payment is not a whole number of shares."""
+    result = view.get("result") or {}
+    share = (result.get("score") or {}).get("points") or 0
+    winner = result.get("winner")
+    if view.get("ruleset") != "jiaxing" or winner is None or share <= 0:
+        return {}
+    out: dict[int, int | None] = {}
+    for seat, amount in enumerate(result.get("payments") or []):
+        if seat != winner:
+            out[seat] = -amount // share if -amount % share == 0 else None
+    return out
+
+
+def shares_line(view: View, me: int | None, lang: str = "zh") -> Text | None:
+    """Under 三摊: how many shares each loser actually paid (from the payments), and that a
+    player who gave up (放弃) paid nothing."""
+    pairs = view.get("santan_pairs") or []
+    shares = paid_shares(view)
+    if not pairs or not shares:
+        return None
+    players = view.get("players") or []
+    parts: list[str] = []
+    for seat, n in shares.items():
+        who = seat_name(seat, me, lang)
+        if seat < len(players) and players[seat].get("gave_up") and not n:
+            parts.append(text("shares_gave_up", lang, who=who))
+        elif n is not None:
+            parts.append(text("shares", lang, who=who, n=count_of(n, "share", "shares", lang)))
+    names = ", ".join("–".join(seat_name(s, me, lang) for s in pair) for pair in pairs)
+    share = ((view.get("result") or {}).get("score") or {}).get("points")
+    paid = " · ".join(parts)
+    return Text(text("santan_paid", lang, pairs=names, share=share, paid=paid), style="red")
 
 
 def _score_lines(
@@ -170,14 +219,19 @@ def _payments_table(
     score: Mapping[str, Any],
     totals: Sequence[int] | None,
 ) -> Table:
+    """Every seat's payment and match total; in Wenling each seat's points too, with the
+    non-winners' items."""
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
     table.add_column(text("player", lang), no_wrap=True)
     wl_totals = score.get("totals") if isinstance(score.get("totals"), Mapping) else None
+    nonwinners = wenling_nonwinners(view) if wl_totals else {}
+    if nonwinners:
+        table.add_column(text("nonwinner_items", lang), overflow="fold")
     if wl_totals:
-        table.add_column(text("wenling_totals", lang), justify="right")
-    table.add_column(text("payments", lang), justify="right")
+        table.add_column(text("wenling_totals", lang), justify="right", no_wrap=True)
+    table.add_column(text("payments", lang), justify="right", no_wrap=True)
     if totals is not None:
-        table.add_column(text("match_totals", lang), justify="right")
+        table.add_column(text("match_totals", lang), justify="right", no_wrap=True)
     payments = list(result.get("payments") or [0, 0, 0, 0])
     winds = view.get("seat_winds") or ["E", "S", "W", "N"]
     for seat in range(4):
@@ -187,6 +241,8 @@ def _payments_table(
             name.append(" ")
             name.append_text(status)
         row: list[Text] = [name]
+        if nonwinners:
+            row.append(_nonwinner_text(nonwinners.get(seat), lang))
         if wl_totals:
             row.append(Text(str(wl_totals.get(winds[seat], ""))))
         row.append(signed_text(int(payments[seat])))
@@ -194,6 +250,23 @@ def _payments_table(
             row.append(Text(str(totals[seat]), style="bold"))
         table.add_row(*row)
     return table
+
+
+def _nonwinner_text(items: NonWinnerItems | None, lang: str) -> Text:
+    """A non-winner's items: 和 items, then 番 items with their unit (the winner: empty)."""
+    if items is None:
+        return Text("")
+    if items.liable:
+        return Text(text("liable_zero", lang), style="red")
+    fan_unit = text("unit.fan", lang)
+    values: dict[str, list[str]] = {}  # an exposed special counts 和 and 番 under one name
+    for name, value in items.base_items:
+        values.setdefault(name, []).append(str(value))
+    for name, value in items.fan_items:
+        values.setdefault(name, []).append(f"{value}{fan_unit}" if value else "")
+    parts = [f"{item_name(n, lang)} {'+'.join(v for v in vs if v)}".rstrip()
+             for n, vs in values.items()]
+    return Text(" · ".join(parts) if parts else "–", style="" if parts else "dim")
 
 
 def render_all_hands(view: View, me: int | None, lang: str = "zh") -> Table:

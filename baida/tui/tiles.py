@@ -115,3 +115,34 @@ def compact_text(faces: Sequence[str], lang: str = "zh") -> Text:
     if not faces:
         return Text("")
     return Text(compact_label(faces, lang), style=tile_style(faces[0]))
+
+
+def grouped_text(faces: Sequence[str], lang: str = "zh", *, wilds: Iterable[str] = ()) -> Text:
+    """A hand written as players write it: wilds first (marked), then each run of one suit
+    with its suit once (3357万 678筒 / 3357m 678p), honours and flowers one by one.
+
+    >>> grouped_text(["5m", "3m", "3m", "7p", "6p", "E", "E"], "en", wilds=["5m"]).plain
+    '*5m 33m 67p E E'
+    """
+    wild_set = set(wilds)
+    ordered = sort_faces(faces, wild_set)
+    groups: list[Text] = []
+    run: list[str] = []
+
+    def flush() -> None:
+        if run:
+            groups.append(compact_text(list(run), lang))
+            run.clear()
+
+    for face in ordered:
+        suited = len(face) == 2 and face[0].isdigit() and face[1] in "mps"
+        if face in wild_set or not suited:
+            flush()
+            groups.append(tile_text(face, lang, wilds=wild_set))
+        else:
+            if run and run[-1][1] != face[1]:
+                flush()
+            run.append(face)
+    flush()
+    return Text(" ").join(groups)
+

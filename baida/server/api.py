@@ -16,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ..engine.errors import EngineError
 from ..rules.options import OptionError
 from .auth import COOKIE, SESSION_DAYS
 from .chat import PHRASES
@@ -31,7 +32,9 @@ from .store.errors import (
     StoreError,
 )
 from .table_config import ConfigError
+from .review import hand_review
 from .verify import verify_record
+from .waits import WaitsError, hand_waits
 
 MAX_BODY = 64 * 1024
 MAX_RECORD = 2 * 1024 * 1024
@@ -223,6 +226,14 @@ async def me(request: Request) -> Response:
     return JSONResponse({"me": me_json(rt, request.state.account)})
 
 
+@endpoint()
+async def session(request: Request) -> Response:
+    """The signed-in account or null, never a 401: what a page asks first."""
+    rt = runtime_of(request)
+    account = request.state.account
+    return JSONResponse({"me": None if account is None else me_json(rt, account)})
+
+
 @endpoint(auth=True)
 async def my_ledger(request: Request) -> Response:
     rt = runtime_of(request)
@@ -293,6 +304,34 @@ async def hand_verify(request: Request) -> Response:
     if record is None:
         return error(404, "no finished hand of yours with that number")
     return JSONResponse(verify_record(record))
+
+
+@endpoint(auth=True)
+async def hand_replay(request: Request) -> Response:
+    """A finished hand to look back at: every event, the final view from the viewer's seat,
+    the Wenling non-winners' items (``baida.server.review``); for its players (and admins)."""
+    rt = runtime_of(request)
+    hand_id = _path_int(request, "hand_id")
+    uid = request.state.account.id
+    record = await rt.db.read(lambda s: s.hands.record(hand_id, uid))
+    if record is None:
+        return error(404, "no finished hand of yours with that number")
+    info = await rt.db.read(lambda s: s.hands.get(hand_id))
+    seat = info.seats.index(uid) if uid in info.seats else None
+    try:
+        review = hand_review(record, seat)
+    except (EngineError, ValueError) as exc:
+        return error(409, f"this hand cannot be replayed: {str(exc)[:200]}")
+    return JSONResponse({"hand_id": hand_id, "number": info.number, **review})
+
+
+@endpoint(csrf=False)
+async def waits(request: Request) -> Response:
+    """The 听牌 hint: the tiles that would win a hand (``baida.server.waits``)."""
+    try:
+        return JSONResponse(hand_waits(await body(request)))
+    except WaitsError as exc:
+        return error(400, str(exc))
 
 
 @endpoint(csrf=False)
@@ -405,11 +444,14 @@ ROUTES = [
     Route("/api/login", login, methods=["POST"]),
     Route("/api/logout", logout, methods=["POST"]),
     Route("/api/me", me, methods=["GET", "PATCH"]),
+    Route("/api/session", session, methods=["GET"]),
     Route("/api/me/ledger", my_ledger, methods=["GET"]),
     Route("/api/me/hands", my_hands, methods=["GET"]),
     Route("/api/hands/{hand_id}/record", hand_record, methods=["GET"]),
     Route("/api/hands/{hand_id}/verify", hand_verify, methods=["GET"]),
+    Route("/api/hands/{hand_id}/replay", hand_replay, methods=["GET"]),
     Route("/api/verify", verify_upload, methods=["POST"]),
+    Route("/api/waits", waits, methods=["POST"]),
     Route("/api/tables", tables, methods=["GET", "POST"]),
     Route("/api/tables/{table_id}", table, methods=["GET"]),
     Route("/api/rooms/{code}", room, methods=["GET"]),

@@ -1,0 +1,116 @@
+// The page: the top bar (account, 银子, language, sound), the screens by address
+// (#/ lobby, #/table/ID, #/me, #/hand/ID) and the account.
+
+import { get, post, setCsrf } from "./api.js";
+import { closeAll } from "./dialogs.js";
+import { clear, h, toast } from "./dom.js";
+import { lang, onLangChange, setLang, t } from "./i18n.js";
+import { mountLobby } from "./lobby.js";
+import { mountMe } from "./me.js";
+import { mountReplay } from "./replay.js";
+import { isMuted, play, setMuted } from "./sound.js";
+import { mountTable } from "./table.js";
+import { installSprite } from "./tiles.js";
+import { icon } from "./widgets.js";
+
+const app = {
+  me: null,
+  async loadMe() {
+    const { me } = await get("/api/session");
+    this.me = me;
+    setCsrf(me ? me.csrf : "");
+  },
+  async signIn(path, body = {}) {
+    const { me } = await post(path, body);
+    this.me = me;
+    setCsrf(me.csrf);
+    topBar();
+    route();
+  },
+  async signOut() {
+    await post("/api/logout", {});
+    this.me = null;
+    setCsrf("");
+    location.hash = "#/";
+    topBar();
+    route();
+  },
+  setBalance(n) {
+    if (this.me) this.me.balance = n;
+    const el = document.getElementById("balance");
+    if (el) el.textContent = t("balance", { n });
+  },
+};
+
+let unmount = null;
+
+function topBar() {
+  const bar = document.getElementById("topbar");
+  const soundLabel = isMuted() ? t("nav.sound_off") : t("nav.sound_on");
+  const sound = h("button", { type: "button", class: "btn btn-plain", id: "sound-toggle", "aria-pressed": String(!isMuted()),
+    "aria-label": soundLabel, title: soundLabel,
+    onclick: () => { setMuted(!isMuted()); if (!isMuted()) play("turn"); topBar(); } },
+  icon(isMuted() ? "sound-off" : "sound-on"), h("span", { class: "nav-long", "aria-hidden": "true" }, soundLabel));
+  const langButton = h("button", { type: "button", class: "btn btn-plain", id: "lang-toggle", "aria-label": t("nav.lang_label"),
+    lang: lang() === "zh" ? "en" : "zh", onclick: () => setLang(lang() === "zh" ? "en" : "zh") }, lang() === "zh" ? "EN" : "中文");
+  const account = app.me
+    ? [h("span", { class: "who" }, app.me.name, app.me.guest ? h("small", {}, ` (${t("guest")})`) : null),
+      h("span", { class: "balance", id: "balance" }, t("balance", { n: app.me.balance })),
+      h("button", { type: "button", class: "btn btn-plain", "aria-label": t("nav.signout"), title: t("nav.signout"), onclick: () => app.signOut().catch((e) => toast(e.message, "error")) },
+        icon("exit"), h("span", { class: "nav-long", "aria-hidden": "true" }, t("nav.signout")))]
+    : [];
+  clear(bar).append(
+    h("a", { class: "brand", href: "#/" }, h("span", { class: "brand-mark", "aria-hidden": "true" }, "搭"), h("span", {}, t("app.title"))),
+    h("nav", { class: "nav", "aria-label": "baida" },
+      h("a", { href: "#/" }, t("nav.lobby")), h("a", { href: "#/me" }, t("nav.me"))),
+    h("div", { class: "account" }, account, langButton, sound));
+  document.title = t("app.title");
+  document.querySelector(".skip").textContent = t("skip");
+}
+
+function parse() {
+  const raw = location.hash.replace(/^#/, "") || "/";
+  const [path, query] = raw.split("?");
+  const params = new URLSearchParams(query || "");
+  const parts = path.split("/").filter(Boolean);
+  return { parts, params };
+}
+
+function route() {
+  const main = document.getElementById("main");
+  if (unmount) unmount();
+  unmount = null;
+  closeAll();
+  const { parts, params } = parse();
+  if (parts[0] === "table" && /^\d+$/.test(parts[1] || "")) {
+    if (!app.me) {
+      app.signIn("/api/guest").catch((e) => toast(e.message, "error"));
+      return;
+    }
+    unmount = mountTable(main, app, Number(parts[1]), { autoplay: params.get("auto") === "1" });
+  } else if (parts[0] === "hand" && /^\d+$/.test(parts[1] || "")) {
+    unmount = mountReplay(main, app, Number(parts[1]));
+  } else if (parts[0] === "me") {
+    unmount = mountMe(main, app);
+  } else {
+    unmount = mountLobby(main, app);
+  }
+  document.body.dataset.screen = parts[0] || "lobby";
+}
+
+async function boot() {
+  installSprite();
+  document.documentElement.lang = lang() === "zh" ? "zh-CN" : "en";
+  try {
+    await app.loadMe();
+  } catch (err) {
+    toast(t("error.network", { msg: err.message }), "error");
+  }
+  topBar();
+  window.addEventListener("hashchange", route);
+  onLangChange(() => { topBar(); if (!document.body.dataset.screen?.startsWith("table") && !document.body.dataset.screen?.startsWith("hand")) route(); });
+  route();
+  document.body.dataset.ready = "1";
+}
+
+boot();

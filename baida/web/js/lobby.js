@@ -1,0 +1,147 @@
+// The lobby: signing in (guest or account), quick play against three bots, joining a private
+// table by its room code, creating a table, and the list of tables with their rule badges.
+
+import { ApiError, get, post } from "./api.js";
+import { clear, h, toast } from "./dom.js";
+import { t } from "./i18n.js";
+import { lobbyBadges } from "./table.js";
+import { badge } from "./widgets.js";
+
+export function signInCard(app, { compact = false } = {}) {
+  const name = h("input", { type: "text", autocomplete: "username", required: true, maxlength: "24", "aria-label": t("signin.name"), placeholder: t("signin.name") });
+  const password = h("input", { type: "password", autocomplete: "current-password", required: true, "aria-label": t("signin.password"), placeholder: t("signin.password") });
+  const submit = async (path) => {
+    try {
+      await app.signIn(path, { name: name.value.trim(), password: password.value });
+    } catch (err) {
+      toast(err.message, "error");
+    }
+  };
+  const form = h("form", { class: "signin-form", onsubmit: (e) => { e.preventDefault(); submit("/api/login"); } },
+    name, password,
+    h("button", { type: "submit", class: "btn" }, t("signin.login")),
+    h("button", { type: "button", class: "btn btn-plain", onclick: () => submit("/api/register") }, t("signin.register")));
+  if (app.me) {
+    return h("section", { class: "card signin" }, h("h2", {}, t("signin.as", { name: app.me.name })),
+      app.me.guest ? [h("p", { class: "muted" }, t("signin.register_hint")), form] : null);
+  }
+  return h("section", { class: `card signin${compact ? " compact" : ""}` }, h("h2", {}, t("signin.title")),
+    h("button", { type: "button", class: "btn btn-primary btn-big", dataset: { act: "guest" }, onclick: () => app.signIn("/api/guest").catch((e) => toast(e.message, "error")) }, t("signin.guest")),
+    h("p", { class: "muted" }, t("signin.or")), form);
+}
+
+function quickCard(app) {
+  const go = async (ruleset) => {
+    try {
+      if (!app.me) await app.signIn("/api/guest");
+      const { table } = await post("/api/quickplay", { ruleset });
+      location.hash = `#/table/${table.id}?auto=1`;
+    } catch (err) {
+      toast(err.message, "error");
+    }
+  };
+  return h("section", { class: "card quick" }, h("h2", {}, t("lobby.quick")),
+    h("div", { class: "buttons" },
+      h("button", { type: "button", class: "btn btn-primary btn-big", dataset: { quick: "jiaxing" }, onclick: () => go("jiaxing") }, t("lobby.quick_jiaxing")),
+      h("button", { type: "button", class: "btn btn-primary btn-big", dataset: { quick: "wenling" }, onclick: () => go("wenling") }, t("lobby.quick_wenling"))),
+    h("p", { class: "muted" }, t("lobby.quick_hint")));
+}
+
+function roomCard(app) {
+  const code = h("input", { type: "text", maxlength: "8", autocapitalize: "characters", "aria-label": t("lobby.room_code"), placeholder: t("lobby.room_code") });
+  const form = h("form", { class: "room-form", onsubmit: async (e) => {
+    e.preventDefault();
+    try {
+      if (!app.me) await app.signIn("/api/guest");
+      const { table } = await get(`/api/rooms/${encodeURIComponent(code.value.trim())}`);
+      location.hash = `#/table/${table.id}`;
+    } catch (err) {
+      toast(err instanceof ApiError && err.status === 404 ? t("lobby.no_room") : err.message, "error");
+    }
+  } }, code, h("button", { type: "submit", class: "btn" }, t("lobby.join")));
+  return h("section", { class: "card room" }, h("h2", {}, t("lobby.room")), form);
+}
+
+function createCard(app) {
+  const ruleset = h("select", { "aria-label": t("form.ruleset") },
+    h("option", { value: "jiaxing" }, t("ruleset.jiaxing")), h("option", { value: "wenling" }, t("ruleset.wenling")));
+  const chi = h("input", { type: "checkbox", checked: true });
+  const discardWin = h("input", { type: "checkbox" });
+  const stakes = h("select", { "aria-label": t("form.stakes") },
+    h("option", { value: "points" }, t("form.points")), h("option", { value: "silver" }, t("form.silver")));
+  const base = h("input", { type: "number", min: "1", max: "1000", value: "1", "aria-label": t("form.base") });
+  const hands = h("input", { type: "number", min: "1", max: "64", value: "4", "aria-label": t("form.hands") });
+  const fee = h("input", { type: "number", min: "0", max: "100", value: "0", "aria-label": t("form.fee") });
+  const priv = h("input", { type: "checkbox" });
+  const jx = h("div", { class: "jx-only" },
+    h("label", {}, chi, " ", t("form.allow_chi")), h("label", {}, discardWin, " ", t("form.discard_win")));
+  ruleset.addEventListener("change", () => { jx.hidden = ruleset.value !== "jiaxing"; });
+  const form = h("form", { class: "create-form", onsubmit: async (e) => {
+    e.preventDefault();
+    const config = {
+      ruleset: ruleset.value,
+      options: ruleset.value === "jiaxing" ? { allow_chi: chi.checked, allow_discard_win: discardWin.checked } : {},
+      stakes: stakes.value,
+      base: Number(base.value),
+      hands: Number(hands.value),
+      private: priv.checked,
+    };
+    if (stakes.value === "silver") config.fee = Number(fee.value);
+    try {
+      if (!app.me) await app.signIn("/api/guest");
+      const { table } = await post("/api/tables", config);
+      location.hash = `#/table/${table.id}`;
+    } catch (err) {
+      toast(err.message, "error");
+    }
+  } },
+  h("label", {}, t("form.ruleset"), " ", ruleset), jx,
+  h("label", {}, t("form.stakes"), " ", stakes), h("label", {}, t("form.base"), " ", base),
+  h("label", {}, t("form.fee"), " ", fee), h("label", {}, t("form.hands"), " ", hands),
+  h("label", {}, priv, " ", t("form.private")),
+  h("button", { type: "submit", class: "btn" }, t("lobby.create_go")));
+  return h("details", { class: "card create" }, h("summary", {}, h("h2", {}, t("lobby.create"))), form);
+}
+
+function tableRow(table) {
+  const taken = table.seats.filter((s) => s.kind !== "empty").length;
+  const names = table.seats.map((s) => (s.kind === "empty" ? "·" : s.kind === "bot" ? t("table.bot") : s.name)).join(" / ");
+  const free = table.status === "waiting" && taken < 4;
+  return h("li", { class: "table-row", dataset: { table: String(table.id) } },
+    h("div", { class: "table-row-head" },
+      h("strong", {}, t("table.name", { ruleset: t(`ruleset.${table.ruleset}`), n: table.number })),
+      badge(t(`status.${table.status}`), `st-${table.status}`)),
+    h("div", { class: "badges" }, lobbyBadges(table)),
+    h("div", { class: "table-row-seats" }, t("lobby.seats", { n: taken }), " · ", h("span", { class: "muted" }, names)),
+    h("div", { class: "table-row-buttons" },
+      free ? h("a", { class: "btn", href: `#/table/${table.id}` }, t("lobby.sit")) : null,
+      h("a", { class: "btn btn-plain", href: `#/table/${table.id}` }, free ? t("lobby.open") : t("lobby.watch"))));
+}
+
+export function mountLobby(main, app) {
+  const list = h("ol", { class: "tables" }, h("li", { class: "muted" }, t("loading")));
+  const online = h("span", { class: "muted" });
+  let stopped = false;
+  const load = async () => {
+    try {
+      const data = await get("/api/tables");
+      if (stopped) return;
+      online.textContent = t("lobby.online", { n: data.online });
+      clear(list).append(...(data.tables.length ? data.tables.map(tableRow) : [h("li", { class: "muted" }, t("lobby.none"))]));
+    } catch (err) {
+      if (!stopped) toast(t("error.network", { msg: err.message }), "error");
+    }
+  };
+  clear(main).append(h("div", { class: "lobby" },
+    h("div", { class: "lobby-side" }, signInCard(app), quickCard(app), roomCard(app), createCard(app)),
+    h("section", { class: "card tables-card" },
+      h("div", { class: "tables-head" }, h("h2", {}, t("lobby.tables")), online,
+        h("button", { type: "button", class: "btn btn-small", onclick: load }, t("lobby.refresh"))),
+      list)));
+  load();
+  const timer = setInterval(load, 10000);
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+  };
+}

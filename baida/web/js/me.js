@@ -1,0 +1,80 @@
+// The player's own page: the 银子 balance and its history, and every hand played, each with
+// its replay, its verification and its record.
+
+import { get } from "./api.js";
+import { clear, h, toast } from "./dom.js";
+import { seatName, signed, t } from "./i18n.js";
+import { signInCard } from "./lobby.js";
+
+function when(iso) {
+  try {
+    return new Date(iso).toLocaleString();
+  } catch {
+    return iso;
+  }
+}
+
+function outcome(hand) {
+  if (hand.outcome !== "win") return t("me.draw");
+  return t("me.won", { who: seatName(hand.winner, hand.seat) });
+}
+
+export function mountMe(main, app) {
+  if (!app.me) {
+    clear(main).append(h("div", { class: "lobby" }, signInCard(app)));
+    return () => {};
+  }
+  const balance = h("p", { class: "balance-big" }, String(app.me.balance));
+  const ledger = h("tbody", {});
+  const hands = h("tbody", {});
+  const moreLedger = h("button", { type: "button", class: "btn btn-small", hidden: true }, t("me.more"));
+  const moreHands = h("button", { type: "button", class: "btn btn-small", hidden: true }, t("me.more"));
+  let stopped = false;
+
+  const loadLedger = async (before) => {
+    const data = await get(`/api/me/ledger${before ? `?before=${before}` : ""}`);
+    if (stopped) return;
+    balance.textContent = String(data.balance);
+    app.setBalance(data.balance);
+    if (!before && !data.entries.length) ledger.append(h("tr", {}, h("td", { colspan: "4", class: "muted" }, t("me.no_ledger"))));
+    for (const e of data.entries) {
+      ledger.append(h("tr", {}, h("td", {}, when(e.at)), h("td", {}, t(`ledger.${e.kind}`) === `ledger.${e.kind}` ? e.kind : t(`ledger.${e.kind}`)),
+        h("td", { class: `num ${e.amount > 0 ? "pos" : e.amount < 0 ? "neg" : ""}` }, signed(e.amount)),
+        h("td", {}, e.hand_id ? h("a", { href: `#/hand/${e.hand_id}` }, `#${e.hand_id}`) : "")));
+    }
+    const last = data.entries[data.entries.length - 1];
+    moreLedger.hidden = data.entries.length < 50;
+    moreLedger.onclick = () => loadLedger(last.id).catch((err) => toast(err.message, "error"));
+  };
+
+  const loadHands = async (before) => {
+    const data = await get(`/api/me/hands${before ? `?before=${before}` : ""}`);
+    if (stopped) return;
+    if (!before && !data.hands.length) hands.append(h("tr", {}, h("td", { colspan: "5", class: "muted" }, t("me.no_hands"))));
+    for (const hand of data.hands) {
+      hands.append(h("tr", { dataset: { hand: String(hand.hand_id) } },
+        h("td", {}, when(hand.ended_at || hand.started_at)),
+        h("td", {}, `${t(`ruleset.${hand.ruleset}`)} · ${t("table.hand_no", { n: hand.number })}`),
+        h("td", {}, outcome(hand)),
+        h("td", { class: `num ${hand.payment > 0 ? "pos" : hand.payment < 0 ? "neg" : ""}` }, signed(hand.payment)),
+        h("td", {}, h("a", { class: "btn btn-small", href: `#/hand/${hand.hand_id}` }, t("st.replay")))));
+    }
+    const last = data.hands[data.hands.length - 1];
+    moreHands.hidden = data.hands.length < 30;
+    moreHands.onclick = () => loadHands(last.hand_id).catch((err) => toast(err.message, "error"));
+  };
+
+  clear(main).append(h("div", { class: "me-page" },
+    h("section", { class: "card" }, h("h2", {}, t("me.balance")), balance),
+    h("section", { class: "card" }, h("h2", {}, t("me.hands")),
+      h("table", { class: "list-table hands-table" }, h("thead", {}, h("tr", {},
+        [t("me.when"), t("me.hand"), t("me.result"), t("me.amount"), ""].map((c) => h("th", { scope: "col" }, c)))), hands),
+      moreHands),
+    h("section", { class: "card" }, h("h2", {}, t("me.ledger")),
+      h("table", { class: "list-table" }, h("thead", {}, h("tr", {},
+        [t("me.when"), t("me.kind"), t("me.amount"), t("me.hand")].map((c) => h("th", { scope: "col" }, c)))), ledger),
+      moreLedger)));
+  loadLedger().catch((err) => toast(err.message, "error"));
+  loadHands().catch((err) => toast(err.message, "error"));
+  return () => { stopped = true; };
+}

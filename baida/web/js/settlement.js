@@ -1,0 +1,221 @@
+// The settlement of a hand, from its final view (the result: docs/engine.md "HandResult", the
+// scorer's output of docs/scoring-api.md in ``score``): who won how, every 台/番/和 item with
+// the arithmetic, what the wilds stood for, the 三摊 shares, the Wenling non-winners' items
+// (from the server), everyone's payment, the 银子 change, the match totals, every hand, the
+// seed with its verification, the replay and the record.
+
+import { get } from "./api.js";
+import { h } from "./dom.js";
+import { itemName, seatName, signed, t, tileLabel, tileName, wildWord } from "./i18n.js";
+import { meldEl } from "./board.js";
+import { sortFaces, removeOne } from "./faces.js";
+import { tileImg } from "./widgets.js";
+
+const WENLING_CAP = 500;
+
+function who(seat, ctx) {
+  const rel = seatName(seat, ctx.me);
+  const name = ctx.names && ctx.names[seat];
+  return name && seat !== ctx.me ? `${rel} (${name})` : rel;
+}
+
+function itemsRow(title, items, totalText, unitKey) {
+  if (!items || !items.length) return null;
+  const unit = unitKey ? t(unitKey) : "";
+  return h("div", { class: "st-items" },
+    h("span", { class: "st-items-title" }, title),
+    h("ul", { class: "st-item-list" }, items.map((item) =>
+      h("li", { class: "st-item" }, h("span", { class: "st-item-name" }, itemName(item.name)),
+        h("span", { class: "st-item-value" }, item.value ? `${item.value}${unit}` : "—")))),
+    h("span", { class: "st-items-total" }, `= ${totalText}${unit}`));
+}
+
+/** The winning hand: concealed tiles (the winning tile apart), melds, flowers. */
+export function revealedHand(view, hand, ctx, winTile = null) {
+  const concealed = sortFaces(hand.concealed || [], view.wilds);
+  let apart = null;
+  if (winTile && concealed.includes(winTile)) {
+    removeOne(concealed, winTile);
+    apart = winTile;
+  }
+  const opts = { wilds: view.wilds, ruleset: view.ruleset, size: "small" };
+  return h("div", { class: "revealed" },
+    h("span", { class: "tile-row" }, concealed.map((f) => tileImg(f, opts))),
+    apart ? h("span", { class: "win-tile" }, "+", tileImg(apart, { ...opts, extra: "winning" })) : null,
+    (hand.melds || []).map((m) => meldEl(view, m, ctx, "small")),
+    (hand.flowers || []).length ? h("span", { class: "tile-row flowers" }, hand.flowers.map((f) => tileImg(f, opts))) : null);
+}
+
+function formulaLine(view, score, ctx) {
+  if (view.ruleset === "jiaxing") {
+    const tai = score.tai_total || 0;
+    const fan = score.fan_total || 0;
+    const base = ctx.base || (tai ? score.points / (tai * 2 ** fan) : 1);
+    return t("st.formula_jiaxing", { base, tai, fan, points: score.points });
+  }
+  if (score.raw === null || score.raw === undefined || score.base_points === null) {
+    return t("st.limit", { points: score.points });
+  }
+  const line = t("st.formula_wenling", { base_points: score.base_points, fan: score.fan_total || 0, raw: score.raw, points: score.points });
+  return score.raw === score.points ? line : `${line} ${t("st.rounded", { cap: WENLING_CAP })}`;
+}
+
+function wildsLine(view, score) {
+  const faces = score.wilds || [];
+  if (!faces.length) return null;
+  const opts = { ruleset: view.ruleset, size: "tiny" };
+  return h("p", { class: "st-wilds" }, t("st.wilds", { wild: wildWord(view.ruleset) }),
+    h("span", { class: "tile-row" }, faces.map((f) => tileImg(f, opts))),
+    h("span", { class: "sr-only" }, faces.map(tileName).join(" ")));
+}
+
+function sharesLine(view, result, ctx) {
+  const pairs = view.santan_pairs || [];
+  const share = (result.score || {}).points || 0;
+  if (view.ruleset !== "jiaxing" || !pairs.length || share <= 0) return null;
+  const parts = [];
+  (result.payments || []).forEach((amount, seat) => {
+    if (seat === result.winner) return;
+    if (view.players[seat].gave_up && !amount) parts.push(t("st.shares_gave_up", { who: seatName(seat, ctx.me) }));
+    else if (-amount % share === 0) parts.push(t("st.shares", { who: seatName(seat, ctx.me), n: -amount / share }));
+  });
+  const names = pairs.map(([a, b]) => `${seatName(a, ctx.me)}–${seatName(b, ctx.me)}`).join(", ");
+  return h("p", { class: "st-santan" }, t("st.santan", { pairs: names, share }), parts.join(" · "));
+}
+
+function nonwinnerText(items) {
+  if (!items) return "";
+  if (items.liable) return t("st.liable_zero");
+  const values = new Map();
+  for (const { name, value } of items.base_items) {
+    if (!values.has(name)) values.set(name, []);
+    values.get(name).push(String(value));
+  }
+  for (const { name, value } of items.fan_items) {
+    if (!values.has(name)) values.set(name, []);
+    if (value) values.get(name).push(`${value}${t("st.unit.fan")}`);
+  }
+  const parts = [...values].map(([name, vs]) => `${itemName(name)} ${vs.join("+")}`.trim());
+  return parts.length ? parts.join(" · ") : "–";
+}
+
+function paymentsTable(view, result, ctx) {
+  const score = result.score || {};
+  const wlTotals = score.totals && typeof score.totals === "object" ? score.totals : null;
+  const showItems = Boolean(wlTotals) && result.winner !== null && result.winner !== undefined;
+  const silver = ctx.silver || null;
+  const head = [t("st.player")];
+  if (showItems) head.push(t("st.nonwinner"));
+  if (wlTotals) head.push(t("st.points"));
+  head.push(t("st.payment"));
+  if (silver) head.push(t("st.silver"));
+  if (ctx.totals) head.push(t("st.totals"));
+  const rows = [0, 1, 2, 3].map((seat) => {
+    const cells = [h("th", { scope: "row", class: seat === ctx.me ? "me" : "" }, who(seat, ctx),
+      view.players[seat].gave_up ? ` · ${t("table.gave_up")}` : "")];
+    if (showItems) {
+      let text = "";
+      if (seat !== result.winner) text = ctx.nonwinners ? nonwinnerText(ctx.nonwinners[String(seat)]) : "…";
+      cells.push(h("td", { class: "st-nonwinner" }, text));
+    }
+    if (wlTotals) cells.push(h("td", { class: "num" }, String(wlTotals[view.seat_winds[seat]] ?? "")));
+    const pay = (result.payments || [0, 0, 0, 0])[seat];
+    cells.push(h("td", { class: `num ${pay > 0 ? "pos" : pay < 0 ? "neg" : ""}` }, pay ? signed(pay) : "0"));
+    if (silver) {
+      const row = silver.find((s) => s.seat === seat);
+      cells.push(h("td", { class: "num" }, row ? [
+        h("span", { class: row.paid > 0 ? "pos" : row.paid < 0 ? "neg" : "" }, signed(row.paid - row.fee)),
+        h("small", { class: "st-silver-detail" }, ` ${t("st.silver_detail", { owed: signed(row.owed), paid: signed(row.paid), fee: row.fee })}`),
+        row.balance !== null && row.balance !== undefined ? h("small", {}, ` · ${t("st.balance", { n: row.balance })}`) : null,
+      ] : ""));
+    }
+    if (ctx.totals) cells.push(h("td", { class: "num strong" }, signed(ctx.totals[seat] ?? 0)));
+    return h("tr", {}, cells);
+  });
+  return h("table", { class: "st-table" },
+    h("thead", {}, h("tr", {}, head.map((c) => h("th", { scope: "col" }, c)))),
+    h("tbody", {}, rows));
+}
+
+function allHands(view, result, ctx) {
+  return h("details", { class: "st-hands" }, h("summary", {}, t("st.hands")),
+    (result.hands || []).map((hand, seat) => h("div", { class: "st-hand-row" },
+      h("span", { class: "st-hand-who" }, who(seat, ctx)), revealedHand(view, hand, ctx))));
+}
+
+function fairness(view, ctx) {
+  const seed = view.seed || (view.result || {}).seed;
+  if (!seed) return null;
+  const out = h("div", { class: "st-fair" },
+    h("p", { class: "st-seed" }, `${t("st.seed")}: `, h("code", { class: "seed" }, seed)),
+    view.commitment ? h("p", { class: "st-seed" }, `${t("table.commitment")}: `, h("code", {}, view.commitment)) : null);
+  if (ctx.handId) {
+    const answer = h("p", { class: "st-verify-result", role: "status" });
+    const button = h("button", { type: "button", class: "btn", onclick: async () => {
+      button.disabled = true;
+      try {
+        const check = await get(`/api/hands/${ctx.handId}/verify`);
+        answer.textContent = check.ok ? t("st.verify_ok") : t("st.verify_bad", { problems: check.problems.join("; ") });
+        answer.className = `st-verify-result ${check.ok ? "ok" : "bad"}`;
+      } catch (err) {
+        answer.textContent = t("st.verify_bad", { problems: err.message });
+        answer.className = "st-verify-result bad";
+      } finally {
+        button.disabled = false;
+      }
+    } }, t("st.verify"));
+    out.append(h("div", { class: "st-links" }, button,
+      h("a", { class: "btn", href: `#/hand/${ctx.handId}` }, t("st.replay")),
+      h("a", { class: "btn btn-plain", href: `/api/hands/${ctx.handId}/record?download=1`, download: `baida-hand-${ctx.handId}.json` }, t("st.download"))), answer);
+  }
+  return out;
+}
+
+/** The settlement of the hand ``view`` ended with. ``ctx``: me, names, handNo, base, totals,
+ * silver (hand_result), nonwinners (null while loading), handId. */
+export function settlementEl(view, ctx) {
+  const result = view.result || {};
+  const score = result.score || {};
+  const title = ctx.handNo ? t("st.title", { n: ctx.handNo }) : t("st.title_plain");
+  const parts = [h("h2", { class: "st-title", id: "settlement-title" }, title)];
+  const winner = result.winner;
+  if (result.outcome !== "win" || winner === null || winner === undefined) {
+    parts.push(h("p", { class: "st-outcome draw" }, t(`st.draw.${view.ruleset}`)));
+  } else {
+    const how = t(`win_by.${result.win_by || "self_draw"}`);
+    const tile = result.win_tile ? tileLabel(result.win_tile, { wild: view.wilds.includes(result.win_tile), ruleset: view.ruleset }) : "";
+    const line = [t("st.winner", { who: who(winner, ctx), how, tile })];
+    if (result.from !== null && result.from !== undefined && result.win_by !== "self_draw") line.push(t("st.from", { who: seatName(result.from, ctx.me) }));
+    if (result.liable !== null && result.liable !== undefined) line.push(t("st.liable", { who: seatName(result.liable, ctx.me) }));
+    parts.push(h("p", { class: "st-outcome win" }, line.join(" · ")));
+    const hands = result.hands || [];
+    if (hands[winner]) parts.push(revealedHand(view, hands[winner], ctx, result.win_tile));
+    if (score.legal === false) {
+      parts.push(h("p", { class: "st-illegal" }, t("st.illegal", { reason: score.reason })));
+    } else {
+      parts.push(h("div", { class: "st-score" },
+        itemsRow(t("st.tai"), score.tai, score.tai_total, "st.unit.tai"),
+        itemsRow(t("st.base_items"), score.base_items, score.base_points, "st.unit.he"),
+        itemsRow(t("st.fan"), score.fan, score.fan_total, "st.unit.fan")));
+      parts.push(h("p", { class: "st-formula" }, formulaLine(view, score, ctx)));
+      if (view.ruleset === "jiaxing" && !(view.santan_pairs || []).length && result.win_by === "self_draw") {
+        parts.push(h("p", { class: "st-each" }, t("st.pays_each", { n: score.points })));
+      }
+      parts.push(wildsLine(view, score), sharesLine(view, result, ctx));
+    }
+  }
+  parts.push(paymentsTable(view, result, ctx));
+  if (view.ruleset === "jiaxing" && result.carry_pool_after !== null && result.carry_pool_after !== undefined) {
+    parts.push(h("p", { class: "st-carry" }, t("st.carry_after", { n: result.carry_pool_after })));
+  }
+  parts.push(allHands(view, result, ctx), fairness(view, ctx));
+  return h("div", { class: "settlement" }, parts);
+}
+
+/** The final ranking of a match. */
+export function standingsEl(totals, ctx) {
+  const order = [0, 1, 2, 3].sort((a, b) => totals[b] - totals[a] || a - b);
+  return h("div", { class: "standings" }, h("h3", {}, t("st.standings")),
+    h("ol", {}, order.map((seat) => h("li", { class: seat === ctx.me ? "me" : "" },
+      `${who(seat, ctx)} ${signed(totals[seat])}`))));
+}

@@ -214,7 +214,7 @@ class Hall:
                 users.append(None)
                 continue
             account = await self.db.read(lambda s, uid=uid: s.accounts.get(uid))
-            users.append(User(account.id, account.name, account.role, account.guest))
+            users.append(User(account.id, account.name, account.role, account.is_guest))
         try:
             await actor.call(actor.resume, hand, users)
             log.info("table %s: hand %s resumed after %d actions", actor.id, hand.hand_id,

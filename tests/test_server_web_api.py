@@ -1,0 +1,205 @@
+"""The lobby endpoints the browser client needs: the session, the 听牌 hint, a finished hand's
+replay with the Wenling non-winners' items; and a hall restarting with a person's hand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hall_harness import INSTANT, Client, running_hall
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis_budget import examples
+from test_server_play import player
+
+from baida.client.play import HandTracker
+from baida.scoring import ScoreRequest, score
+from baida.server.waits import WaitsError, hand_waits
+from baida.tiles import WILD, parse_tile, parse_tiles, tile_str
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def faces(text: str) -> list[str]:
+    return [tile_str(k) for k in parse_tiles(text)]
+
+
+# ------------------------------------------------------------------ the 听牌 hint
+
+
+def test_waits_of_a_full_flush_and_of_a_hand_without_a_pattern() -> None:
+    req = {"ruleset": "jiaxing", "indicator": "9p", "concealed": faces("1234567892345m")}
+    assert hand_waits(req) == {"tiles": 13, "waits": ["2m", "5m"], "wild_wins": True}
+    mixed = {"ruleset": "jiaxing", "indicator": "9p", "concealed": faces("1234567m123p11s9s")}
+    assert hand_waits(mixed)["waits"] == []  # 台头和: no 清一色/混一色/全老头/对对和 possible
+    wenling = {**mixed, "ruleset": "wenling", "concealed": faces("12345678m123pEE999s")}
+    assert hand_waits(wenling)["waits"] == ["3m", "6m", "9m"]
+
+
+def test_waits_on_ones_turn_list_each_discard_that_waits() -> None:
+    req = {"ruleset": "jiaxing", "indicator": "9p", "concealed": faces("12345678923459m")}
+    out = hand_waits(req)
+    assert out["tiles"] == 14
+    by_tile = {d["tile"]: d["waits"] for d in out["discards"]}
+    assert by_tile["9m"] == ["2m", "5m"]
+    assert "1p" not in by_tile
+
+
+def test_a_wenling_player_who_discarded_a_wild_waits_on_nothing() -> None:
+    req = {"ruleset": "wenling", "indicator": "9p", "concealed": faces("12345678m123pEE999s")}
+    assert hand_waits({**req, "discarded_wild": True}) == {"tiles": 16, "waits": [],
+                                                           "wild_wins": False}
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"ruleset": "riichi"}, "ruleset"),
+    ({"indicator": "0m"}, "indicator"),
+    ({"concealed": ["1m", "xx"]}, "concealed[1]"),
+    ({"concealed": ["1m"] * 18}, "concealed"),
+    ({"melds": [{"type": "pon", "tiles": ["1m", "2m", "3m"]}]}, "melds[0]"),
+    ({"options": {"no_such_option": 1}}, "options"),
+    ({"seat_wind": "X"}, "seat_wind"),
+    ({"surprise": 1}, "surprise"),
+    ({"concealed": faces("123456789m123p")[:12]}, "3n + 1"),
+])
+def test_bad_waits_requests_name_the_field(change: dict[str, Any], message: str) -> None:
+    req = {"ruleset": "jiaxing", "indicator": "9p", "concealed": faces("1234567892345m"),
+           **change}
+    with pytest.raises(WaitsError, match=message.replace("+", r"\+").replace("[", r"\[")):
+        hand_waits(req)
+
+
+def _legal_self_draw(ruleset: str, indicator: str, concealed: list[int], tile: int) -> bool:
+    from baida.hand import Hand
+    from baida.rules.options import make_options
+
+    req = ScoreRequest(ruleset=ruleset, options=make_options(ruleset, {}),
+                       indicator=parse_tile(indicator), winner=0, hand=Hand(concealed, [], []),
+                       win_tile=tile, win_by="self_draw")
+    return bool(score(req)["legal"])
+
+
+@settings(max_examples=examples(30), deadline=None)
+@given(st.lists(st.integers(0, 8), min_size=13, max_size=13), st.sampled_from("mps"))
+def test_waits_agree_with_the_scorer_tile_by_tile(ranks: list[int], suit: str) -> None:
+    """Every kind the hint lists wins by the scorer, and every kind it leaves out does not
+    (a brute force over all 34 kinds of one-suit hands, where waits are common)."""
+    offset = "mps".index(suit) * 9
+    kinds = sorted(offset + r for r in ranks)
+    if any(kinds.count(k) > 4 for k in kinds):
+        return
+    req = {"ruleset": "jiaxing", "indicator": "C", "concealed": [tile_str(k) for k in kinds]}
+    listed = set(hand_waits(req)["waits"])
+    for kind in range(34):
+        if kind == parse_tile("C") or kinds.count(kind) == 4:
+            continue
+        assert (tile_str(kind) in listed) == _legal_self_draw("jiaxing", "C", kinds, kind)
+
+
+def test_a_wild_in_hand_counts_as_a_wild() -> None:
+    # 5m is the wild: 1234 6789m 234 + wild makes 清一色 waits with the wild as any tile
+    req = {"ruleset": "jiaxing", "indicator": "5m", "concealed": faces("1234678923445m")[:13]}
+    got = hand_waits(req)
+    concealed = [WILD if f == "5m" else parse_tile(f) for f in req["concealed"]]
+    for face in got["waits"]:
+        assert _legal_self_draw("jiaxing", "5m", concealed, parse_tile(face))
+
+
+# ------------------------------------------------------------------ session, replay
+
+
+async def test_session_is_null_until_signed_in(tmp_path: Path) -> None:
+    async with running_hall(tmp_path) as hall:
+        c = Client(hall)
+        r = await c.http.get("/api/session")
+        assert r.status_code == 200 and r.json() == {"me": None}
+        await c.guest()
+        me = (await c.http.get("/api/session")).json()["me"]
+        assert me["id"] == c.me["id"] and me["csrf"]
+        r = await c.post("/api/waits", {"ruleset": "jiaxing", "indicator": "9p",
+                                        "concealed": faces("1234567892345m")})
+        assert r.status_code == 200 and r.json()["waits"] == ["2m", "5m"]
+        r = await c.post("/api/waits", {"ruleset": "jiaxing"})
+        assert r.status_code == 400 and "indicator" in r.json()["error"]
+        await c.close()
+
+
+@pytest.mark.parametrize("ruleset", ["jiaxing", "wenling"])
+async def test_a_finished_hand_replays_for_its_players_only(tmp_path: Path, ruleset: str) -> None:
+    async with running_hall(tmp_path) as hall:
+        me = await Client(hall).guest()
+        r = await me.post("/api/tables", {"ruleset": ruleset, "hands": 3, "timing": INSTANT,
+                                          "private": True})
+        table = r.json()["table"]
+        me.on_message = player(HandTracker())
+        await me.open(table["id"])
+        await me.send({"type": "sit", "seat": 2})
+        await hall.quiet([me])
+        await me.send({"type": "add_bots"})
+        await me.send({"type": "ready"})
+        for _ in range(400):
+            await hall.quiet([me])
+            if any(m["match_over"] for m in me.of_type("hand_result")):
+                break
+        hands = (await me.http.get("/api/me/hands")).json()["hands"]
+        assert len(hands) == 3
+        for summary in hands:
+            review = (await me.http.get(f"/api/hands/{summary['hand_id']}/replay")).json()
+            record = (await me.http.get(f"/api/hands/{summary['hand_id']}/record")).json()
+            assert review["seat"] == 2 and review["matches"] is True
+            assert review["number"] == summary["number"]
+            events = review["events"]
+            assert events[0]["type"] == "hand_start" and events[-1]["type"] == "hand_end"
+            deals = [e for e in events if e["type"] == "deal"]
+            assert all(e["tiles"] for e in deals)  # a finished hand hides nothing
+            assert review["view"]["result"]["payments"] == record["settlement"]["payments"]
+            _check_nonwinners(review)
+        stranger = await Client(hall).guest()
+        r = await stranger.http.get(f"/api/hands/{hands[0]['hand_id']}/replay")
+        assert r.status_code == 404
+        await me.close()
+        await stranger.close()
+
+
+def _check_nonwinners(review: dict[str, Any]) -> None:
+    """The Wenling non-winners' items add up to the totals the scorer paid them."""
+    result = review["view"]["result"]
+    score_out = result.get("score") or {}
+    if review["ruleset"] != "wenling" or result["outcome"] != "win":
+        assert review["nonwinners"] == {}
+        return
+    winds = review["view"]["seat_winds"]
+    assert sorted(review["nonwinners"]) == sorted(str(s) for s in range(4) if s != result["winner"])
+    for seat, items in review["nonwinners"].items():
+        assert items["total"] == score_out["totals"][winds[int(seat)]]
+
+
+# ------------------------------------------------------------------ restart with a person
+
+
+async def test_a_hall_restarts_with_a_persons_hand_in_play(tmp_path: Path) -> None:
+    """The hand of a table where a person sat comes back after a restart (the person on 托管
+    until they reconnect)."""
+    async with running_hall(tmp_path) as hall:
+        me = await Client(hall).guest()
+        r = await me.post("/api/tables", {"ruleset": "jiaxing", "hands": 2,
+                                          "timing": {**INSTANT, "turn": 600.0}})
+        table_id = r.json()["table"]["id"]
+        await me.open(table_id)
+        await me.send({"type": "sit", "seat": 0})
+        await hall.quiet([me])
+        await me.send({"type": "add_bots"})
+        await me.send({"type": "ready"})
+        await hall.quiet([me])
+        assert me.of_type("prompt")  # the dealer's first turn, left unanswered
+        await me.close()
+    async with running_hall(tmp_path) as hall:
+        actor = hall.runtime.hall.get(table_id)
+        assert actor is not None and actor.status == "playing"
+        assert actor.seats[0].user is not None and actor.driver.auto_reason[0] == "offline"

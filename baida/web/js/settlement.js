@@ -145,13 +145,16 @@ function allHands(view, result, ctx) {
 
 function fairness(view, ctx) {
   const seed = view.seed || (view.result || {}).seed;
-  if (!seed) return null;
-  const out = h("div", { class: "st-fair" },
-    h("p", { class: "st-seed" }, `${t("st.seed")}: `, h("code", { class: "seed" }, seed)),
-    view.commitment ? h("p", { class: "st-seed" }, `${t("table.commitment")}: `, h("code", {}, view.commitment)) : null);
-  if (ctx.handId) {
-    const answer = h("p", { class: "st-verify-result", role: "status" });
-    const button = h("button", { type: "button", class: "btn", onclick: async () => {
+  const out = h("div", { class: "st-fair" });
+  if (seed) {
+    out.append(h("p", { class: "st-seed" }, `${t("st.seed")}: `, h("code", { class: "seed" }, seed)));
+    if (view.commitment) out.append(h("p", { class: "st-seed" }, `${t("table.commitment")}: `, h("code", {}, view.commitment)));
+  }
+  if (!ctx.handId) return seed ? out : null;
+  const links = h("div", { class: "st-links" });
+  const answer = h("p", { class: "st-verify-result", role: "status" });
+  if (seed) {
+    const button = h("button", { type: "button", class: "btn", dataset: { act: "verify" }, onclick: async () => {
       button.disabled = true;
       try {
         const check = await get(`/api/hands/${ctx.handId}/verify`);
@@ -164,10 +167,11 @@ function fairness(view, ctx) {
         button.disabled = false;
       }
     } }, t("st.verify"));
-    out.append(h("div", { class: "st-links" }, button,
-      h("a", { class: "btn", href: `#/hand/${ctx.handId}` }, t("st.replay")),
-      h("a", { class: "btn btn-plain", href: `/api/hands/${ctx.handId}/record?download=1`, download: `baida-hand-${ctx.handId}.json` }, t("st.download"))), answer);
+    links.append(button);
   }
+  links.append(h("a", { class: "btn", href: `#/hand/${ctx.handId}`, dataset: { act: "replay" } }, t("st.replay")),
+    h("a", { class: "btn btn-plain", href: `/api/hands/${ctx.handId}/record?download=1`, download: `baida-hand-${ctx.handId}.json` }, t("st.download")));
+  out.append(links, answer);
   return out;
 }
 

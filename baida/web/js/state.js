@@ -219,9 +219,10 @@ export function liveCount(view, face) {
   return Math.max(0, total - seen);
 }
 
-/** Claim counts one short of 三摊 that involve ``me``: [{x, y, n}] (pairs not yet formed). */
-export function santanWarnings(view, me) {
-  if (view.ruleset !== "jiaxing" || me === null || me === undefined) return [];
+/** Claim counts one short of 三摊: [{x, y, n}] where x claimed n times on y's discards and
+ * the pair has not formed yet (everyone is told: all may be asked to 坚持 or 放弃). */
+export function santanWarnings(view) {
+  if (view.ruleset !== "jiaxing") return [];
   const opts = view.options || {};
   if (opts.santan_enabled === false) return [];
   const threshold = opts.santan_threshold || 3;
@@ -230,7 +231,7 @@ export function santanWarnings(view, me) {
   const out = [];
   view.claim_counts.forEach((row, x) => row.forEach((n, y) => {
     const key = `${Math.min(x, y)}-${Math.max(x, y)}`;
-    if (n === threshold - 1 && !formed.has(key) && (x === me || y === me)) out.push({ x, y, n });
+    if (n === threshold - 1 && !formed.has(key)) out.push({ x, y, n });
   }));
   return out;
 }

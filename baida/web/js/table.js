@@ -629,7 +629,7 @@ export function mountTable(main, app, tableId, { autoplay = false } = {}) {
         t("table.tuoguan_mine", { why: t(`table.why.${reason === "offline" ? "offline" : "timeout"}`) }), " ",
         h("button", { type: "button", class: "btn btn-primary", dataset: { focusKey: "resume" }, onclick: () => send({ type: "resume" }) }, t("table.take_back"))));
     }
-    for (const w of santanWarnings(view, seat)) {
+    for (const w of santanWarnings(view)) {
       const x = seatName(w.x, seat);
       const y = seatName(w.y, seat);
       area.append(h("p", { class: "banner banner-santan", role: "status" },

@@ -1,0 +1,303 @@
+"""Browser tests: a real hall in a background thread (real time, short table timings), Debian's
+Chromium driven by Playwright, scripted walls and bots, and helpers that play through the page.
+
+The browser is ``/usr/bin/chromium`` (``.ci/run`` installs it with apt when missing; nothing
+is ever downloaded by Playwright). Without it the browser tests are skipped, except under CI,
+where they fail.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+
+from baida.engine.wall import wall_from_deal
+from baida.server import botpool
+from baida.server.app import create_app
+from baida.server.hall import Hall, StandingTables
+from baida.server.settings import HallSettings
+from baida.table import TableDriver
+from baida.tiles import parse_tiles
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts" / "web"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 375, "height": 740}
+FAST = {
+    "pause": 0.12, "claim": 6.0, "turn": 30.0, "bank": 10.0, "santan": 30.0,
+    "bot_turn": 0.05, "bot_claim": 0.05, "between_hands": None,
+}
+STANDING = (
+    StandingTables("jiaxing", 2, stakes="points"),
+    StandingTables("wenling", 1),
+)
+
+
+def need_chromium() -> None:
+    if Path(CHROMIUM).exists():
+        return
+    if os.environ.get("CI"):
+        pytest.fail(f"{CHROMIUM} is missing: .ci/run installs it with apt-get install chromium")
+    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
+
+
+@dataclass
+class Scenario:
+    """What the next quick-play table plays: its config, and optionally a scripted first hand
+    (``wall``, ``dice``) and a scripted bot policy (``policy(view, legal) -> action``)."""
+
+    config: dict[str, Any] = field(default_factory=dict)
+    wall: list[int] | None = None
+    dice: tuple[int, int] = (1, 2)
+    policy: Callable[[dict[str, Any], list[dict[str, Any]]], dict[str, Any]] | None = None
+
+
+def _import_early() -> None:
+    """Import here, in the main thread, what the hall would import lazily in its own: two
+    threads compiling modules at once can trip CPython 3.11 (SystemError: AST constructor
+    recursion depth mismatch) on a fresh checkout."""
+    import hypothesis  # noqa: F401  (pytest's plugin imports it late, while the hall runs)
+
+    from baida.bots.policy import bot_names, make_bot
+    from baida.engine import records  # noqa: F401
+    from baida.scoring import jiaxing, wenling  # noqa: F401
+    from baida.server import review, waits  # noqa: F401
+
+    for name in bot_names():
+        make_bot(name, seed=0)
+
+
+class LiveHall:
+    """``baida serve`` in a thread of this process: real time, bots thinking on the loop."""
+
+    def __init__(self, data: Path) -> None:
+        self.scenario = Scenario()
+        settings = HallSettings(
+            host="127.0.0.1", port=0, data_dir=data, bot_workers=0, warm_up=False,
+            argon2_fast=True, standing=STANDING, client_rate=1000.0, client_burst=1000.0,
+        )
+        self.app = create_app(settings)
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=0, log_config=None,
+                                lifespan="on", ws_max_size=64 * 1024, ws_ping_interval=None)
+        self.server = uvicorn.Server(config)
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self._run, name="hall", daemon=True)
+        self.base = ""
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        try:
+            self.loop.run_until_complete(self.server.serve())
+        finally:
+            pending = asyncio.all_tasks(self.loop)
+            for task in pending:
+                task.cancel()
+            self.loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+            self.loop.close()
+
+    def start(self) -> LiveHall:
+        _import_early()
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the hall did not start")
+            time.sleep(0.02)  # waiting for the socket to be bound
+        port = self.server.servers[0].sockets[0].getsockname()[1]
+        self.base = f"http://127.0.0.1:{port}"
+        self._install_quick_play()
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(30)
+
+    @property
+    def runtime(self) -> Any:
+        return self.app.state.runtime
+
+    def call(self, fn: Callable[[], Any]) -> Any:
+        """Run ``fn`` in the hall's loop (its tables are not thread-safe) and return its value."""
+
+        async def job() -> Any:
+            return fn()
+
+        return asyncio.run_coroutine_threadsafe(job(), self.loop).result(10)
+
+    def _install_quick_play(self) -> None:
+        """Quick play here makes a table of the current scenario (short timings)."""
+        hall: Hall = self.runtime.hall
+        live = self
+
+        async def quick_play(user: Any, ruleset: str) -> Any:
+            config = {"ruleset": ruleset, "private": True, "stakes": "points", "hands": 2,
+                      "timing": FAST, "bot": "efficient", **live.scenario.config}
+            actor = await hall.create_table(config, user)
+            actor.quick = True
+            return actor
+
+        hall.quick_play = quick_play  # type: ignore[method-assign]
+
+
+def install_scenario(hall: LiveHall, monkeypatch: pytest.MonkeyPatch, scenario: Scenario) -> None:
+    """The next quick-play table plays ``scenario``; undone with ``monkeypatch``."""
+    monkeypatch.setattr(hall, "scenario", scenario)
+    if scenario.wall is not None:
+        original = TableDriver.start_hand
+        pending = [scenario.wall]
+
+        def start_hand(self: TableDriver, seed: bytes, now: float) -> Any:
+            if pending:
+                return self.start_hand_from_wall(pending.pop(), scenario.dice, now)
+            return original(self, seed, now)
+
+        monkeypatch.setattr(TableDriver, "start_hand", start_hand)
+    if scenario.policy is not None:
+        policy = scenario.policy
+
+        def decide(name: str, seed: int, view: dict[str, Any], legal: list[dict[str, Any]]) -> int:
+            return legal.index(policy(view, legal))
+
+        monkeypatch.setattr(botpool, "decide", decide)
+
+
+def scripted_wall(ruleset: str, hands: list[str], *, draws: str = "", indicator: str,
+                  extra: str) -> list[int]:
+    """A wall dealing ``hands`` (notation, dealer first), then the dealer's ``extra`` and the
+    ``draws`` in order; the indicator last."""
+    return wall_from_deal(ruleset, [parse_tiles(h) for h in hands], parse_tiles(draws) or None,
+                          indicator=parse_tiles(indicator)[0],
+                          dealer_extra=parse_tiles(extra)[0])
+
+
+def mo_qie(view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """A bot that never claims: pass, 坚持, discard the tile just drawn (else the first)."""
+    for kind in ("pass", "continue"):
+        for action in legal:
+            if action["type"] == kind:
+                return action
+    drawn = view["players"][view["seat"]].get("drawn")
+    discards = [a for a in legal if a["type"] == "discard"]
+    for action in discards:
+        if action["tile"] == drawn:
+            return action
+    return discards[0] if discards else legal[0]
+
+
+# ------------------------------------------------------------------ the page
+
+
+class ConsoleWatch:
+    """Console errors and uncaught exceptions of a page (none are allowed)."""
+
+    def __init__(self, page: Any) -> None:
+        self.errors: list[str] = []
+        page.on("console", lambda m: self.errors.append(f"console: {m.text}")
+                if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
+
+
+def shot(page: Any, name: str) -> Path:
+    """A screenshot kept as a test artifact (tests/artifacts/web/, git-ignored)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    return path
+
+
+OPEN_PROMPT = """() => {
+  const s = window.baidaTable && window.baidaTable.state;
+  if (document.querySelector('.modal.settlement')) return {settlement: true};
+  if (!s || !s.prompt || s.prompt.answered) return null;
+  if (document.querySelector('.modal.guard')) return null;
+  return {seq: s.prompt.seq, kind: s.prompt.kind, types: s.prompt.actions.map(a => a.type)};
+}"""
+
+
+def wait_prompt(page: Any, timeout: float = 60.0) -> dict[str, Any]:
+    """The next open prompt (or ``{"settlement": True}``)."""
+    return page.wait_for_function(OPEN_PROMPT, timeout=timeout * 1000).json_value()
+
+
+def answered(page: Any, seq: int) -> None:
+    page.wait_for_function(
+        "seq => { const p = window.baidaTable.state.prompt; return !p || p.seq !== seq || p.answered; }",
+        arg=seq, timeout=15000)
+
+
+def play_until_settlement(page: Any, *, keyboard_every: int = 3, timeout: float = 120.0) -> int:
+    """Play the own seat through the page until the settlement shows: win when offered,
+    坚持 at 三摊, pass claims, discard the tile just drawn by a click or, every few turns,
+    by the keyboard (←, →, Enter). Returns the number of own discards."""
+    deadline = time.monotonic() + timeout
+    turns = 0
+    while time.monotonic() < deadline:
+        prompt = wait_prompt(page, timeout=max(1.0, deadline - time.monotonic()))
+        if prompt.get("settlement"):
+            return turns
+        types = prompt["types"]
+        if "win" in types:
+            page.locator(".actions [data-act='w']").click()
+        elif prompt["kind"] == "santan":
+            page.locator(".modal.santan [data-act='continue']").click()
+        elif "pass" in types:
+            page.locator(".actions [data-act='pass']").click()
+        elif "discard" in types:
+            turns += 1
+            if turns % keyboard_every == 0:
+                page.keyboard.press("ArrowLeft")
+                page.keyboard.press("ArrowRight")
+                page.keyboard.press("Enter")
+            else:
+                page.locator(".hand .tile-btn.can").last.click()
+        else:
+            page.locator(".actions .act").first.click()
+        answered(page, prompt["seq"])
+    raise AssertionError("the hand did not end in time")
+
+
+def hand_faces(page: Any) -> list[str]:
+    return page.locator(".hand .tile-btn").evaluate_all("els => els.map(e => e.dataset.face)")
+
+
+def new_page(browser: Any, viewport: dict[str, int] = DESKTOP) -> tuple[Any, Any, ConsoleWatch]:
+    context = browser.new_context(viewport=viewport, locale="zh-CN")
+    page = context.new_page()
+    return context, page, ConsoleWatch(page)
+
+
+def enter_as_guest(page: Any, base: str) -> None:
+    page.goto(base + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    page.locator("[data-act='guest']").click()
+    page.wait_for_selector("#balance")
+
+
+def quick_play(page: Any, ruleset: str) -> None:
+    page.locator(f"[data-quick='{ruleset}']").click()
+    page.wait_for_selector(".hand .tile-btn", timeout=30000)
+
+
+def browser_session() -> Iterator[Any]:
+    need_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()

@@ -8,6 +8,7 @@ import { announce, clear, h, toast } from "./dom.js";
 import { onLangChange, seatName, t, tileShort } from "./i18n.js";
 import { settlementEl } from "./settlement.js";
 import { applyEvent, viewFromStart } from "./state.js";
+import { icon } from "./widgets.js";
 
 const COMPACT = "(max-width: 760px)";
 const STEP_MS = 700;
@@ -70,13 +71,13 @@ export function mountReplay(main, app, handId) {
     const ctx = { me: review.seat, names: null, totals: null, modes: null, compact: media.matches, openHands: true };
     const slider = h("input", { type: "range", min: "0", max: String(steps.length - 1), value: String(index), "aria-label": t("rp.step", { i: index + 1, n: steps.length }) });
     slider.addEventListener("input", () => go(Number(slider.value)));
-    const button = (label, fn, key) => h("button", { type: "button", class: "btn btn-small", "aria-label": label, title: label, dataset: { step: key }, onclick: fn }, key);
+    const button = (label, fn, key) => h("button", { type: "button", class: "btn btn-small", "aria-label": label, title: label, dataset: { step: key }, onclick: fn }, icon(key));
     const controls = h("div", { class: "replay-controls", role: "group", "aria-label": t("rp.keys") },
-      button(t("rp.first"), () => go(0), "⏮"),
-      button(t("rp.prev"), () => go(index - 1), "◀"),
+      button(t("rp.first"), () => go(0), "first"),
+      button(t("rp.prev"), () => go(index - 1), "prev"),
       h("button", { type: "button", class: "btn btn-small", dataset: { step: "play" }, onclick: toggle }, timer ? t("rp.pause") : t("rp.play")),
-      button(t("rp.next"), () => go(index + 1), "▶"),
-      button(t("rp.last"), () => go(steps.length - 1), "⏭"),
+      button(t("rp.next"), () => go(index + 1), "next"),
+      button(t("rp.last"), () => go(steps.length - 1), "last"),
       slider,
       h("span", { class: "replay-pos", role: "status" }, `${t("rp.step", { i: index + 1, n: steps.length })} · ${describe(step.event, review.seat)}`));
     const parts = [h("h1", { class: "replay-title" }, `${t("rp.title", { n: review.number })} · ${t(`ruleset.${review.ruleset}`)}`), controls,

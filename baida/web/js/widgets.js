@@ -42,6 +42,10 @@ export function badge(text, kind = "") {
 const ICONS = {
   "sound-on": '<path d="M3 9v6h4l5 4V5L7 9H3z" fill="currentColor"/><path d="M15.5 8.5a5 5 0 0 1 0 7M18 6a8.5 8.5 0 0 1 0 12" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>',
   "sound-off": '<path d="M3 9v6h4l5 4V5L7 9H3z" fill="currentColor"/><path d="M16 9l6 6M22 9l-6 6" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>',
+  first: '<path d="M6 5v14M18 5l-9 7 9 7z" fill="currentColor" stroke="currentColor" stroke-width="2" stroke-linejoin="round"/>',
+  prev: '<path d="M16 5l-9 7 9 7z" fill="currentColor"/>',
+  next: '<path d="M8 5l9 7-9 7z" fill="currentColor"/>',
+  last: '<path d="M18 5v14M6 5l9 7-9 7z" fill="currentColor" stroke="currentColor" stroke-width="2" stroke-linejoin="round"/>',
   exit: '<path d="M10 4H5v16h5" fill="none" stroke="currentColor" stroke-width="2"/><path d="M14 8l4 4-4 4M18 12H9" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>',
 };
 

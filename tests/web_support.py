@@ -233,8 +233,9 @@ def wait_prompt(page: Any, timeout: float = 60.0) -> dict[str, Any]:
 
 
 def answered(page: Any, seq: int) -> None:
+    """Wait until prompt ``seq`` is answered or gone."""
     page.wait_for_function(
-        "seq => { const p = window.baidaTable.state.prompt; return !p || p.seq !== seq || p.answered; }",
+        "seq => (p => !p || p.seq !== seq || p.answered)(window.baidaTable.state.prompt)",
         arg=seq, timeout=15000)
 
 

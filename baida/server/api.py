@@ -22,6 +22,7 @@ from .auth import COOKIE, SESSION_DAYS
 from .chat import PHRASES
 from .connection import User
 from .hall import HallError
+from .review import hand_review
 from .runtime import Runtime
 from .store.errors import (
     AccountSuspended,
@@ -32,7 +33,6 @@ from .store.errors import (
     StoreError,
 )
 from .table_config import ConfigError
-from .review import hand_review
 from .verify import verify_record
 from .waits import WaitsError, hand_waits
 

@@ -99,6 +99,7 @@ def table_actor(hall: LiveHall, page: Any) -> Any:
 def test_a_whole_hand_against_three_bots(web: Web, ruleset: str) -> None:
     page = web.page()
     enter_as_guest(page, web.hall.base)
+    page.wait_for_selector(".table-row")
     shot(page, f"lobby-zh-{DESKTOP['width']}")
     assert page.locator(".table-row .badge-jiaxing").count() >= 1  # rule badges
     assert page.locator(".table-row .badge-no_chi").count() >= 1
@@ -378,10 +379,11 @@ def test_a_reload_and_a_dropped_connection_resume_the_same_view(
 def test_english_and_chinese_and_the_remembered_mute(web: Web) -> None:
     page = web.page(PHONE)
     enter_as_guest(page, web.hall.base)
-    assert page.locator(".nav").inner_text().startswith("大厅")
+    page.wait_for_selector(".table-row")
+    assert page.locator(".nav").inner_text() == "我的牌局"  # on a phone the logo leads home
     shot(page, f"lobby-zh-{PHONE['width']}")
     page.locator("#lang-toggle").click()
-    assert page.locator(".nav").inner_text().startswith("Lobby")
+    assert page.locator(".nav").inner_text() == "My hands"
     assert page.locator("html").get_attribute("lang") == "en"
     shot(page, f"lobby-en-{PHONE['width']}")
     sound = page.locator("#sound-toggle")
@@ -391,7 +393,7 @@ def test_english_and_chinese_and_the_remembered_mute(web: Web) -> None:
     page.reload()
     page.wait_for_selector("body[data-ready='1']")
     assert page.locator("#sound-toggle").get_attribute("aria-pressed") == "false"
-    assert page.locator(".nav").inner_text().startswith("Lobby")  # remembered too
+    assert page.locator(".nav").inner_text() == "My hands"  # remembered too
     quick_play(page, "wenling")
     labels = page.locator(".hand .tile-btn").evaluate_all(
         "els => els.map(e => e.getAttribute('aria-label'))")

@@ -276,15 +276,22 @@ def _hand_summary(h: Any) -> dict[str, Any]:
     }
 
 
-@endpoint(auth=True)
-async def hand_record(request: Request) -> Response:
-    """A finished hand's game record, for the people who played it (and admins)."""
+async def _own_record(request: Request) -> tuple[int, Any]:
+    """The hand id of the path and its game record: a finished hand the viewer played (or an
+    admin); a 404 otherwise, the same whichever it is."""
     rt = runtime_of(request)
     hand_id = _path_int(request, "hand_id")
     uid = request.state.account.id
     record = await rt.db.read(lambda s: s.hands.record(hand_id, uid))
     if record is None:
-        return error(404, "no finished hand of yours with that number")
+        raise ApiError(404, "no finished hand of yours with that number")
+    return hand_id, record
+
+
+@endpoint(auth=True)
+async def hand_record(request: Request) -> Response:
+    """A finished hand's game record, for the people who played it (and admins)."""
+    hand_id, record = await _own_record(request)
     disposition = "attachment" if request.query_params.get("download") else "inline"
     return Response(
         orjson.dumps(record, option=orjson.OPT_INDENT_2),
@@ -297,12 +304,7 @@ async def hand_record(request: Request) -> Response:
 async def hand_verify(request: Request) -> Response:
     """Check a stored hand: its seed matches the commitment shown at the deal, and replaying
     its actions gives its settlement."""
-    rt = runtime_of(request)
-    hand_id = _path_int(request, "hand_id")
-    uid = request.state.account.id
-    record = await rt.db.read(lambda s: s.hands.record(hand_id, uid))
-    if record is None:
-        return error(404, "no finished hand of yours with that number")
+    _, record = await _own_record(request)
     return JSONResponse(verify_record(record))
 
 
@@ -311,11 +313,8 @@ async def hand_replay(request: Request) -> Response:
     """A finished hand to look back at: every event, the final view from the viewer's seat,
     the Wenling non-winners' items (``baida.server.review``); for its players (and admins)."""
     rt = runtime_of(request)
-    hand_id = _path_int(request, "hand_id")
+    hand_id, record = await _own_record(request)
     uid = request.state.account.id
-    record = await rt.db.read(lambda s: s.hands.record(hand_id, uid))
-    if record is None:
-        return error(404, "no finished hand of yours with that number")
     info = await rt.db.read(lambda s: s.hands.get(hand_id))
     seat = info.seats.index(uid) if uid in info.seats else None
     try:

@@ -74,5 +74,3 @@ export function play(name) {
   if (!ac) return;
   try { fn(ac); } catch { /* a sound must never break the game */ }
 }
-
-export const SOUND_NAMES = Object.keys(SOUNDS);

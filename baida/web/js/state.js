@@ -2,7 +2,7 @@
 // the hand's events (Event.for_seat). The same code follows a live hand from its snapshot
 // and steps a finished hand's unredacted events in the replay. No DOM here.
 
-import { isFlower, kindOf, removeOne, sortFaces } from "./faces.js";
+import { isFlower, removeOne, sortFaces } from "./faces.js";
 
 const WINDS = "ESWN";
 const COPIES = 4;
@@ -267,5 +267,3 @@ export function waitsRequest(view, seat) {
     discarded_wild: discardedWild(view, seat),
   };
 }
-
-export { kindOf };

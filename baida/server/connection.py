@@ -115,7 +115,15 @@ class Connection:
         except Exception:  # the peer went away; the reader notices and cleans up
             self.closed = True
 
-    async def drained(self) -> None:
-        """Wait until every queued message is written (tests)."""
-        while not self._queue.empty() and not self.closed:
-            await asyncio.sleep(0)
+    async def finish(self, timeout: float = 5.0) -> None:
+        """When the socket is done: let a closing connection flush what it queued (its last
+        refusal and error), then stop the writer."""
+        writer = self.writer
+        if writer is None or writer.done():
+            return
+        if not self.closed:  # the peer left: nothing more can be written
+            writer.cancel()
+        try:
+            await asyncio.wait_for(asyncio.shield(writer), timeout)
+        except (TimeoutError, asyncio.CancelledError):
+            writer.cancel()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -24,31 +25,21 @@ HELLO_SECONDS = 15.0
 
 async def table_socket(ws: WebSocket) -> None:
     runtime: Runtime = ws.app.state.runtime
-    if not runtime.origin_ok(ws.headers.get("origin"), ws.headers.get("host")):
-        await ws.close(code=4403, reason="origin")
-        return
-    found = await runtime.user_of(ws.cookies.get(COOKIE))
-    if found is None:
-        await ws.close(code=4401, reason="sign in first")
-        return
-    user, _ = found
-    try:
-        table_id = int(ws.path_params["table_id"])
-    except (KeyError, ValueError):
-        await ws.close(code=4404, reason="no such table")
-        return
-    assert runtime.hall is not None
-    actor = runtime.hall.get(table_id)
-    if actor is None:
-        await ws.close(code=4404, reason="no such table")
-        return
+    refusal = await _check(ws, runtime)
     await ws.accept()
+    if isinstance(refusal, _Turned):  # say why, so that a browser page can tell the player
+        await ws.send_text(P.encode({"type": "error", "code": refusal.code,
+                                     "message": refusal.message}))
+        await ws.close(code=refusal.close_code, reason=refusal.code)
+        return
+    user, actor = refusal
     settings = runtime.settings
     conn = Connection(user, ws.send_text, _closer(ws), time.monotonic,
                       rate=settings.client_rate, burst=settings.client_burst)
     conn.start()
     metrics = runtime.metrics
     if not await _hello(ws, conn):
+        await conn.finish()
         return
     metrics.connections.inc()
     runtime.directory.online(user.id, +1)
@@ -80,6 +71,7 @@ async def table_socket(ws: WebSocket) -> None:
         metrics.connections.dec()
         runtime.directory.online(user.id, -1)
         actor.disconnect(conn)
+        await conn.finish()
         conn.closed = True
 
 
@@ -106,6 +98,33 @@ async def _hello(ws: WebSocket, conn: Connection) -> bool:
         return False
     conn.greeted = True
     return True
+
+
+@dataclass(frozen=True, slots=True)
+class _Turned:
+    """Why a connection is turned away."""
+
+    code: str
+    message: str
+    close_code: int
+
+
+async def _check(ws: WebSocket, runtime: Runtime) -> Any:
+    """(user, table actor) for a connection the hall takes, else why not."""
+    if not runtime.origin_ok(ws.headers.get("origin"), ws.headers.get("host")):
+        return _Turned("origin", "this connection did not come from the hall's own page", 4403)
+    found = await runtime.user_of(ws.cookies.get(COOKIE))
+    if found is None:
+        return _Turned("unauthorized", "sign in first (or play as a guest)", 4401)
+    try:
+        table_id = int(ws.path_params["table_id"])
+    except (KeyError, ValueError):
+        table_id = -1
+    assert runtime.hall is not None
+    actor = runtime.hall.get(table_id)
+    if actor is None:
+        return _Turned("no_table", "no such table", 4404)
+    return found[0], actor
 
 
 def _refuse(conn: Connection, code: str, message: str) -> None:

@@ -208,14 +208,14 @@ class Hall:
             log.warning("hand %s of a closed table %s: voided", hand.hand_id, hand.table_id)
             await self.db.write(lambda s: s.hands.void(hand.hand_id, "table closed"))
             return
-        users: list[User | None] = []
-        for uid in hand.seats:
-            if uid is None:
-                users.append(None)
-                continue
-            account = await self.db.read(lambda s, uid=uid: s.accounts.get(uid))
-            users.append(User(account.id, account.name, account.role, account.guest))
         try:
+            users: list[User | None] = []
+            for uid in hand.seats:
+                if uid is None:
+                    users.append(None)
+                    continue
+                account = await self.db.read(lambda s, uid=uid: s.accounts.get(uid))
+                users.append(User(account.id, account.name, account.role, account.is_guest))
             await actor.call(actor.resume, hand, users)
             log.info("table %s: hand %s resumed after %d actions", actor.id, hand.hand_id,
                      len(hand.actions))

@@ -49,6 +49,7 @@ def test_tables_open_list_and_close(store: Store) -> None:
     assert [t.id for t in store.tables.list(ruleset="wenling")] == [private.id]
     closed = store.tables.close(private.id)
     assert closed.status == "closed" and closed.closed_at is not None
+    assert closed.room_code is None and closed.private  # the code is free again
     assert store.tables.close(private.id) == closed  # twice is fine
     assert store.tables.by_room_code("ABC123") is None
     reused = store.tables.create("wenling", 2, options={}, config={}, room_code="ABC123")

@@ -8,13 +8,13 @@ the seed) never leave the store before the hand has ended.
 from __future__ import annotations
 
 import hashlib
+import importlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import bindparam, select
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from .database import Sessions
@@ -103,9 +103,17 @@ def hand_info(row: HandRow) -> HandInfo:
 # No row lock: a table has one owner, which appends a hand's actions and ends it in order.
 _STATUSES = (select(HandRow.id, HandRow.status)
              .where(HandRow.id.in_(bindparam("ids", expanding=True))))
-_ADD_ACTIONS = {dialect: insert(HandAction).on_conflict_do_nothing().returning(HandAction.seq)
-                for dialect, insert in (("sqlite", sqlite.insert),
-                                        ("postgresql", postgresql.insert))}
+_ADD_ACTIONS: dict[str, Any] = {}
+
+
+def _add_actions(dialect: str) -> Any:
+    """The dialect's INSERT … ON CONFLICT DO NOTHING RETURNING seq (its module loaded when a
+    database of that kind is first written to, not when the store is imported)."""
+    if dialect not in _ADD_ACTIONS:
+        module = importlib.import_module(f"sqlalchemy.dialects.{dialect}")
+        _ADD_ACTIONS[dialect] = (module.insert(HandAction).on_conflict_do_nothing()
+                                 .returning(HandAction.seq))
+    return _ADD_ACTIONS[dialect]
 
 
 def _load(session: Session, hand_id: int, *, lock: bool = False) -> HandRow:
@@ -203,7 +211,7 @@ class Hands:
                 if statuses[hand_id] != "playing":
                     raise HandStateError(f"hand {hand_id} is {statuses[hand_id]}: it takes no "
                                          "more actions")
-            added = connection.execute(_ADD_ACTIONS[connection.dialect.name], rows).all()
+            added = connection.execute(_add_actions(connection.dialect.name), rows).all()
             return len(added)
 
     def finish(self, hand_id: int, record: dict[str, Any], result: dict[str, Any], *,

@@ -138,7 +138,7 @@ async def client(base: str, ws_base: str, table: LoadTable, table_id: int, seat:
     stats = table.stats
     async with connect(f"{ws_base}/ws/tables/{table_id}", additional_headers={"Cookie": cookie},
                        max_size=2**22, ping_interval=None, compression=None) as ws:
-        await ws.send('{"type":"hello","protocol":1}')
+        await ws.send('{"type":"hello","protocol":1,"batch":true}')
         await ws.send(orjson.dumps({"type": "sit", "seat": seat}).decode())
         sent_ready = False
 

@@ -578,18 +578,28 @@ class TableActor:
 
     def _send_outbox(self) -> None:
         assert self.driver is not None
+        now = self.clock.now()
         for conn, ack, started in self._acks:
             conn.send(ack)
-            self.metrics.latency.observe(self.clock.now() - started)
+            self.metrics.latency.observe(now - started)
         self._acks.clear()
+        encoded: dict[int, str] = {}  # a message shared by several seats is encoded once
+        sent = 0
         for recipient, message in self.driver.drain():
+            text = encoded.get(id(message))
+            if text is None:
+                text = encoded[id(message)] = P.encode(message)
             if recipient is None:
                 for conn in self.spectators:
-                    conn.send(message)
+                    conn.send_text(text)
+                    sent += 1
             else:
                 conn = self.seats[recipient].conn
                 if conn is not None:
-                    conn.send(message)
+                    conn.send_text(text)
+                    sent += 1
+        if sent:
+            self.metrics.messages_out.inc(sent)
 
     def _send_snapshots(self) -> None:
         driver = self.driver

@@ -27,6 +27,7 @@ from typing import Any
 
 from ..engine import Action, EngineError, Match, Round
 from ..engine.errors import MalformedAction
+from ..engine.events import PRIVATE_EVENTS
 from ..engine.phases import CLAIM, ROB, SANTAN, TURN
 from ..engine.views import View
 from .timing import TableTiming
@@ -401,15 +402,22 @@ class TableDriver:
         if n and self.listeners:
             batch = rnd.events[self._released : self._released + n]
             index = self._released
-            for recipient in self.listeners:
-                self._send(
-                    recipient,
-                    {
-                        "type": "events",
-                        "index": index,
-                        "events": [e.for_seat(recipient) for e in batch],
-                    },
-                )
+            if not any(e.type in PRIVATE_EVENTS for e in batch):
+                # the same for everyone: one message object (its JSON is made once)
+                shared = {"type": "events", "index": index,
+                          "events": [e.to_json() for e in batch]}
+                for recipient in self.listeners:
+                    self._send(recipient, shared)
+            else:
+                for recipient in self.listeners:
+                    self._send(
+                        recipient,
+                        {
+                            "type": "events",
+                            "index": index,
+                            "events": [e.for_seat(recipient) for e in batch],
+                        },
+                    )
         if n:
             self._released += n
             del times[:n]

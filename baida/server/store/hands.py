@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -17,7 +18,7 @@ from typing import Any
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
-from .database import Sessions
+from .database import Sessions, write_options
 from .errors import HandStateError, InvalidRequest, NotFound
 from .ledger import Ledger, Settlement
 from .models import HandAction, HandRow, HandSeat, MatchRow, User
@@ -114,6 +115,14 @@ def _add_actions(dialect: str) -> Any:
         _ADD_ACTIONS[dialect] = (module.insert(HandAction).on_conflict_do_nothing()
                                  .returning(HandAction.seq))
     return _ADD_ACTIONS[dialect]
+
+
+_RAW_INSERT = {
+    "sqlite": "INSERT INTO hand_actions (hand_id, seq, action) VALUES (?, ?, ?) "
+              "ON CONFLICT DO NOTHING",
+    "postgresql": "INSERT INTO hand_actions (hand_id, seq, action) "
+                  "VALUES (%s, %s, CAST(%s AS JSON)) ON CONFLICT DO NOTHING",
+}
 
 
 def _load(session: Session, hand_id: int, *, lock: bool = False) -> HandRow:
@@ -213,6 +222,21 @@ class Hands:
                                          "more actions")
             added = connection.execute(_add_actions(connection.dialect.name), rows).all()
             return len(added)
+
+    def append_rows(self, rows: Sequence[tuple[int, int, dict[str, Any]]]) -> None:
+        """The hall writer's hot path: (hand id, seq, action JSON) rows of many hands in one
+        transaction, straight to the driver (a row already stored is skipped). Unlike
+        ``append_many`` it does not check that each hand is still playing: the hall's single
+        writer thread appends a hand's actions before it finishes the hand."""
+        if not rows:
+            return
+        params = [(hand_id, seq, json.dumps(action, separators=(",", ":")))
+                  for hand_id, seq, action in rows]
+        with self._sessions.engine.connect() as connection:
+            connection = connection.execution_options(**write_options())
+            with connection.begin():
+                sql = _RAW_INSERT[connection.dialect.name]
+                connection.exec_driver_sql(sql, params)
 
     def finish(self, hand_id: int, record: dict[str, Any], result: dict[str, Any], *,
                settle: SettleRequest | None = None, match_state: dict[str, Any] | None = None,

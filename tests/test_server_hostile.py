@@ -202,3 +202,38 @@ async def test_logins_are_rate_limited(tmp_path: Path) -> None:
         r = await me.http.post("/api/login", json={"name": "小明", "password": "correct horse"})
         assert r.status_code == 429  # still blocked for this name for a while
         await me.http.aclose()
+
+
+async def test_table_chat_phrases_text_and_limits(tmp_path: Path) -> None:
+    async with running_hall(tmp_path) as hall:
+        table_id, clients = await four_at_a_table(hall)
+        watcher = await Client(hall).guest()
+        await watcher.open(table_id)
+        await hall.quiet([*clients, watcher])
+        await clients[0].send({"type": "chat", "phrase": "hello"})
+        await hall.quiet([*clients, watcher])
+        said = watcher.last("chat")
+        assert said["phrase"] == "hello" and said["seat"] == 0 and said["text"] is None
+        hall.clock.advance(2.0)
+        await clients[1].send({"type": "chat", "text": "  你好\u0000\u200b世界  "})
+        await hall.quiet([*clients, watcher])
+        assert clients[0].last("chat")["text"] == "你好世界"
+        # one a second: the second message at once is refused, nobody hears it
+        await clients[1].send({"type": "chat", "text": "again"})
+        await hall.quiet([*clients, watcher])
+        assert clients[1].last("refused")["code"] == "rate_limited"
+        assert watcher.last("chat")["text"] == "你好世界"
+        for bad, code in [({"type": "chat", "phrase": "nope"}, "malformed"),
+                          ({"type": "chat", "text": "x" * 81}, "malformed"),
+                          ({"type": "chat", "text": "a", "phrase": "hello"}, "malformed")]:
+            hall.clock.advance(2.0)
+            await clients[2].send(bad)
+            await hall.quiet([*clients, watcher])
+            assert clients[2].last("refused")["code"] == code
+        await watcher.send({"type": "chat", "text": "spectator here"})
+        await hall.quiet([*clients, watcher])
+        assert watcher.last("refused")["code"] == "not_allowed"
+        phrases = (await watcher.http.get("/api/phrases")).json()["phrases"]
+        assert phrases["hello"]["zh"] and phrases["hello"]["en"]
+        for c in [*clients, watcher]:
+            await c.close()

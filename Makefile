@@ -1,36 +1,50 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+RUN_STAMP := $(VENV)/.run-installed
+TEST_STAMP := $(VENV)/.test-installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
 # property tests draw this many times their base number of random examples (tests/hypothesis_budget.py)
 BAIDA_TEST_SCALE ?= 10
 export BAIDA_TEST_SCALE
 
-.PHONY: test quicktest lint bench run clean
+.PHONY: run test quicktest lint bench lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-
-$(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test,bench,arena]'
-	touch $(STAMP)
 
-test: $(STAMP)
+# the runtime only: what `baida serve` and the other commands need (compatible ranges)
+$(RUN_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e .
+	touch $(RUN_STAMP)
+
+# the tests add their extras, at the exact versions of constraints.txt
+$(TEST_STAMP): pyproject.toml constraints.txt | $(BIN)/python
+	$(BIN)/python -m pip install -q -c constraints.txt -e '.[test,bench,arena]'
+	touch $(TEST_STAMP) $(RUN_STAMP)
+
+run: $(RUN_STAMP)
+	$(BIN)/baida serve --host $(HOST) --port $(PORT)
+
+test: $(TEST_STAMP)
 	$(BIN)/ruff check baida tests bench
 	$(BIN)/python -m pytest -n 2
 
-quicktest: $(STAMP)
+quicktest: $(TEST_STAMP)
 	BAIDA_TEST_SCALE=1 $(BIN)/python -m pytest -n 2
 
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(BIN)/ruff check baida tests bench
 
-bench: $(STAMP)
+bench: $(TEST_STAMP)
 	$(BIN)/python -m bench
 
-run: $(STAMP)
-	$(BIN)/baida play
+# rewrite constraints.txt from the test environment (after changing pyproject.toml)
+lock: $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[test,bench,arena]'
+	$(BIN)/python -m pip freeze --exclude-editable | grep -v '^baida' > constraints.txt
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

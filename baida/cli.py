@@ -18,6 +18,7 @@ SUBCOMMANDS = {
     "arena": ("baida.bots.arena_cli", "pit bots against each other in duplicate matches"),
     "serve": ("baida.server.serve_cli", "run the online hall (lobby, tables, browser client)"),
     "client": ("baida.client.cli", "play a match at a hall from the terminal"),
+    "admin": ("baida.server.admin_cli", "operator commands on a hall's database"),
 }
 
 

@@ -95,7 +95,7 @@ async def running_hall(
     settings = HallSettings(
         host="127.0.0.1", port=0, data_dir=tmp, database=database, bot_workers=0,
         warm_up=False, argon2_fast=True, standing=standing, starting_balance=starting_balance,
-        client_rate=client_rate, client_burst=min(client_rate, 10_000.0),
+        client_rate=client_rate, client_burst=client_rate,
     )
     app = create_app(settings, clock)
     config = uvicorn.Config(app, host="127.0.0.1", port=0, log_config=None, lifespan="on",

@@ -139,6 +139,21 @@ def test_logout_everywhere_and_password_change_bump_the_session_version(store: S
         store.accounts.authenticate("Alice", "password1")
 
 
+def test_rename(store: Store) -> None:
+    alice = store.accounts.register("Alice", "password1")
+    bob = store.accounts.create_guest()
+    assert store.accounts.rename(alice.id, "ALICE").name == "ALICE"  # one's own name, recased
+    renamed = store.accounts.rename(alice.id, "Ｌｉｓａ")
+    assert (renamed.name, renamed.balance) == ("Lisa", 1000)
+    assert store.accounts.authenticate("lisa", "password1").id == alice.id
+    with pytest.raises(NameTaken):
+        store.accounts.rename(bob.id, "lisa")
+    with pytest.raises(InvalidName, match="spaces"):
+        store.accounts.rename(bob.id, "Li sa")
+    assert store.accounts.get(bob.id).name == bob.name
+    assert store.accounts.rename(bob.id, "Alice").name == "Alice"  # a freed name is free
+
+
 def test_roles(store: Store) -> None:
     admin = store.accounts.register("Boss", "password1", role="admin")
     assert admin.is_admin

@@ -172,7 +172,7 @@ def test_many_bot_hands_keep_the_ledger_sound(make_store) -> None:
     users = [store.accounts.create_guest().id for _ in range(6)]
     rng = random.Random(2026)
     hands = 0
-    for table_number in range(examples(3)):
+    for table_number in range(examples(20)):
         ruleset = ("jiaxing", "wenling")[table_number % 2]
         seats = rng.sample([*users, None, None], 4)
         table = Table(store, ruleset, seats, seed=100 + table_number, batch=40)
@@ -196,7 +196,7 @@ def test_many_bot_hands_keep_the_ledger_sound(make_store) -> None:
                     assert seat.balance_after >= 0
                     if seat.balance_after == 0:
                         store.ledger.grant(f"topup:{hand_id}:{seat.user_id}", seat.user_id, 300)
-    assert hands >= examples(3) * 5
+    assert hands >= examples(20) * 5
     check = store.ledger.check()
     assert check.ok, check
     totals = store.ledger.totals()

@@ -49,6 +49,7 @@ def test_tables_open_list_and_close(store: Store) -> None:
     assert [t.id for t in store.tables.list(ruleset="wenling")] == [private.id]
     closed = store.tables.close(private.id)
     assert closed.status == "closed" and closed.closed_at is not None
+    assert closed.room_code is None and closed.private  # the code is free again
     assert store.tables.close(private.id) == closed  # twice is fine
     assert store.tables.by_room_code("ABC123") is None
     reused = store.tables.create("wenling", 2, options={}, config={}, room_code="ABC123")
@@ -222,3 +223,15 @@ def test_action_rows_are_unique_per_hand_and_seq(store: Store) -> None:
     store.hands.append_actions(hand.id, [(0, ACTION), (0, {"dup": True})])
     with store.engine.connect() as connection:
         assert connection.scalar(select(func.count()).select_from(HandAction)) == 1
+
+
+def test_the_writers_raw_rows_land_once(store: Store) -> None:
+    hand = a_hand(store, [None] * 4)
+    other = a_hand(store, [None] * 4, number=1, match_id=hand.match_id)
+    store.hands.append_rows([(hand.id, i, {**ACTION, "n": i}) for i in range(5)]
+                            + [(other.id, 0, {"type": "pass", "seat": 2, "说": "中"})])
+    store.hands.append_rows([(hand.id, 4, {"type": "other"}), (hand.id, 5, ACTION)])
+    store.hands.append_rows([])
+    (first, second) = store.hands.in_progress()
+    assert first.actions == [(i, {**ACTION, "n": i}) for i in range(5)] + [(5, ACTION)]
+    assert second.actions == [(0, {"type": "pass", "seat": 2, "说": "中"})]

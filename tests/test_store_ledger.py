@@ -267,22 +267,27 @@ def test_random_operations_keep_the_ledger_sound(store: Store, ledger_players: l
 
 # ---------------------------------------------------------------------- concurrency
 
-def test_concurrent_writers_from_several_threads(store: Store) -> None:
+def test_concurrent_writers_from_several_threads(store: Store, make_store) -> None:
+    """Six threads write at once, half through a second engine on the same database (as a
+    second process would): SQLite's writers queue on the busy timeout, PostgreSQL's on locks."""
     users = players(store, 6)
+    second = make_store(store.engine.url.render_as_string(hide_password=False), migrate=False)
+    stores = (store, second)
     threads, per_thread = 6, 25
     barrier = threading.Barrier(threads)
 
     def work(worker: int) -> int:
         rng = random.Random(worker)
+        ledger = stores[worker % 2].ledger
         barrier.wait()
         for i in range(per_thread):
             seats = rng.sample([*users, None, None], 4)
             three = [rng.randint(-300, 300) for _ in range(3)]
             if i % 5 == 4:
-                store.ledger.grant(f"w{worker}-{i}", rng.choice(users), 100)
+                ledger.grant(f"w{worker}-{i}", rng.choice(users), 100)
             else:
-                store.ledger.settle_hand(f"w{worker}-{i}", seats, [*three, -sum(three)], 3)
-            store.ledger.balance(rng.choice(users))  # readers run alongside
+                ledger.settle_hand(f"w{worker}-{i}", seats, [*three, -sum(three)], 3)
+            ledger.balance(rng.choice(users))  # readers run alongside
         return per_thread
 
     with ThreadPoolExecutor(threads) as pool:

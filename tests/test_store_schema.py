@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime
 from importlib import resources
 
 import pytest
@@ -10,7 +11,7 @@ from sqlalchemy import inspect, select, text
 
 from baida.server.store import Store
 from baida.server.store.database import SQLITE_BUSY_TIMEOUT_MS, database_url
-from baida.server.store.migrate import current_revision, head_revision, main
+from baida.server.store.migrate import current_revision, head_revision, main, upgrade
 from baida.server.store.models import Base, Wallet
 
 pytest_plugins = ["store_support"]
@@ -25,6 +26,24 @@ def test_an_empty_database_is_migrated_to_head(make_store: Callable[..., Store])
     assert set(Base.metadata.tables) <= set(inspect(store.engine).get_table_names())
     store.migrate()  # at head already: nothing to do
     assert current_revision(store.engine) == head_revision()
+
+
+def test_revision_0002_frees_the_codes_of_closed_tables(make_store) -> None:
+    store = make_store(migrate=False)
+    upgrade(store.engine, "0001")
+    with store.engine.begin() as connection:
+        for code, status in (("OPEN1", "open"), ("SHUT1", "closed"), ("SHUT2", "closed")):
+            connection.execute(text(
+                "INSERT INTO game_tables (ruleset, number, options, config, private, room_code,"
+                " status, created_at) VALUES ('jiaxing', 1, '{}', '{}', :t, :code, :status,"
+                " :now)"), {"t": True, "code": code, "status": status,
+                            "now": datetime(2026, 1, 1, tzinfo=UTC)})
+    store.migrate()
+    assert current_revision(store.engine) == head_revision() and store.schema_differences() == []
+    assert [(t.room_code, t.status) for t in store.tables.list(status=None)] == \
+        [("OPEN1", "open"), (None, "closed"), (None, "closed")]
+    assert store.tables.by_room_code("OPEN1").status == "open"
+    store.tables.create("wenling", 2, options={}, config={}, room_code="SHUT1")  # free again
 
 
 def test_the_migrated_schema_matches_the_models(store: Store) -> None:
@@ -90,4 +109,4 @@ def test_the_revisions_ship_inside_the_package() -> None:
     assert migrations.joinpath("env.py").is_file()
     assert migrations.joinpath("script.py.mako").is_file()
     versions = [p.name for p in migrations.joinpath("versions").iterdir()]
-    assert "0001_initial.py" in versions
+    assert {"0001_initial.py", "0002_room_code_cleared_on_close.py"} <= set(versions)

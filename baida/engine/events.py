@@ -9,6 +9,7 @@ from .errors import MalformedAction
 
 # Event types whose tile data only their own seat sees (until the hand ends for akong).
 _PRIVATE_TILE = {"draw": "tile", "deal": "tiles", "akong": "tile"}
+PRIVATE_EVENTS = frozenset(_PRIVATE_TILE)  # types whose JSON differs between seats
 
 
 @dataclass(slots=True)

@@ -7,24 +7,41 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from . import admin, api
 from .clock import Clock
 from .runtime import Runtime
 from .settings import HallSettings
-from .ws import table_socket
+from .ws import PREFIX, table_socket
 
 log = logging.getLogger("baida.server")
 WEB = Path(__file__).resolve().parent.parent / "web"
 
 
-def create_app(settings: HallSettings, clock: Clock | None = None) -> Starlette:
+class HallApp:
+    """The hall's ASGI application: table WebSockets go straight to ``ws.table_socket``
+    (the hot path, no framework layer per frame); everything else to Starlette."""
+
+    def __init__(self, app: Starlette, runtime: Runtime) -> None:
+        self.app = app
+        self.runtime = runtime
+        self.state = app.state
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "websocket" and scope["path"].startswith(PREFIX):
+            await table_socket(scope, receive, send, self.runtime)
+            return
+        await self.app(scope, receive, send)
+
+
+def create_app(settings: HallSettings, clock: Clock | None = None) -> HallApp:
     runtime = Runtime(settings, clock)
 
     @contextlib.asynccontextmanager
@@ -41,7 +58,6 @@ def create_app(settings: HallSettings, clock: Clock | None = None) -> Starlette:
     routes = [
         *api.ROUTES,
         *admin.ROUTES,
-        WebSocketRoute("/ws/tables/{table_id}", table_socket),
         Route("/", index, methods=["GET"]),
     ]
     if WEB.is_dir():
@@ -52,7 +68,7 @@ def create_app(settings: HallSettings, clock: Clock | None = None) -> Starlette:
         exception_handlers={Exception: internal_error, 404: not_found, 405: not_allowed},
     )
     app.state.runtime = runtime
-    return app
+    return HallApp(app, runtime)
 
 
 async def index(request: Request) -> Response:

@@ -49,6 +49,7 @@ class Connection:
         self.user = user
         self.seat: int | None = None  # the seat this connection plays, if any
         self.greeted = False  # hello received
+        self.batch = False  # the client takes several messages in one frame (a JSON array)
         self._send_text = send_text
         self._close = close
         self._now = now
@@ -75,9 +76,15 @@ class Connection:
             return
         self._queue.put_nowait(encode(message))
 
-    def send_raw(self, text: str) -> None:
-        if not self.closed and self._queue.qsize() < SEND_QUEUE:
-            self._queue.put_nowait(text)
+    def send_text(self, text: str) -> None:
+        """Queue a message already encoded (the same text may go to several connections)."""
+        if self.closed:
+            return
+        if self._queue.qsize() >= SEND_QUEUE:
+            log.warning("user %s: send queue full, disconnecting", self.user.id)
+            self.close(1008, "too slow")
+            return
+        self._queue.put_nowait(text)
 
     def allow(self) -> bool:
         """Spend one token of the rate limit; False when the client is flooding."""
@@ -103,9 +110,19 @@ class Connection:
         self._close_args = (code, reason)
 
     async def _write(self) -> None:
+        queue = self._queue
         try:
             while True:
-                text = await self._queue.get()
+                text = await queue.get()
+                if text is not None and self.batch and not queue.empty():
+                    parts = [text]
+                    while not queue.empty():
+                        nxt = queue.get_nowait()
+                        if nxt is None:
+                            queue.put_nowait(None)  # close after this frame
+                            break
+                        parts.append(nxt)
+                    text = "[" + ",".join(parts) + "]" if len(parts) > 1 else text
                 if text is None:
                     code, reason = getattr(self, "_close_args", (1000, ""))
                     await self._close(code, reason)
@@ -115,7 +132,15 @@ class Connection:
         except Exception:  # the peer went away; the reader notices and cleans up
             self.closed = True
 
-    async def drained(self) -> None:
-        """Wait until every queued message is written (tests)."""
-        while not self._queue.empty() and not self.closed:
-            await asyncio.sleep(0)
+    async def finish(self, timeout: float = 5.0) -> None:
+        """When the socket is done: let a closing connection flush what it queued (its last
+        refusal and error), then stop the writer."""
+        writer = self.writer
+        if writer is None or writer.done():
+            return
+        if not self.closed:  # the peer left: nothing more can be written
+            writer.cancel()
+        try:
+            await asyncio.wait_for(asyncio.shield(writer), timeout)
+        except (TimeoutError, asyncio.CancelledError):
+            writer.cancel()

@@ -96,6 +96,7 @@ class Hall:
         self.standing = standing
         self.tables: dict[int, TableActor] = {}
         self.by_code: dict[str, TableActor] = {}
+        metrics.on_scrape(self._count)  # counted when scraped, not at every change
 
     # ---------------------------------------------------------------- life
 
@@ -113,7 +114,6 @@ class Hall:
                 self._spawn(row)
         for hand in await self.db.read(lambda s: s.hands.in_progress()):
             await self._resume(hand)
-        self._count()
 
     async def close(self) -> None:
         for actor in list(self.tables.values()):
@@ -127,8 +127,7 @@ class Hall:
         info = TableInfo(row.id, row.number, row.config.get("name") or f"{row.number}",
                          cfg, host=row.config.get("host"), room_code=row.room_code)
         actor = TableActor(info, clock=self.clock, db=self.db, bots=self.bots,
-                           metrics=self.metrics, directory=self.directory,
-                           on_change=self._changed)
+                           metrics=self.metrics, directory=self.directory)
         if not self.directory.claim_table(row.id, self.node):
             raise HallError(f"table {row.id} is owned by another node")
         self.tables[row.id] = actor
@@ -197,7 +196,6 @@ class Hall:
         self.directory.release_table(table_id, self.node)
         if actor.info.room_code:
             self.by_code.pop(actor.info.room_code, None)
-        self._count()
         return True
 
     # ---------------------------------------------------------------- restart
@@ -208,14 +206,14 @@ class Hall:
             log.warning("hand %s of a closed table %s: voided", hand.hand_id, hand.table_id)
             await self.db.write(lambda s: s.hands.void(hand.hand_id, "table closed"))
             return
-        users: list[User | None] = []
-        for uid in hand.seats:
-            if uid is None:
-                users.append(None)
-                continue
-            account = await self.db.read(lambda s, uid=uid: s.accounts.get(uid))
-            users.append(User(account.id, account.name, account.role, account.is_guest))
         try:
+            users: list[User | None] = []
+            for uid in hand.seats:
+                if uid is None:
+                    users.append(None)
+                    continue
+                account = await self.db.read(lambda s, uid=uid: s.accounts.get(uid))
+                users.append(User(account.id, account.name, account.role, account.is_guest))
             await actor.call(actor.resume, hand, users)
             log.info("table %s: hand %s resumed after %d actions", actor.id, hand.hand_id,
                      len(hand.actions))
@@ -224,9 +222,6 @@ class Hall:
             await self.db.write(lambda s: s.hands.void(hand.hand_id, "could not be resumed"))
 
     # ---------------------------------------------------------------- metrics
-
-    def _changed(self, actor: TableActor) -> None:
-        self._count()
 
     def _count(self) -> None:
         counts: dict[str, int] = {"waiting": 0, "playing": 0, "between": 0, "closed": 0}

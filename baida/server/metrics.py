@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
@@ -30,6 +32,12 @@ class Metrics:
         )
         self.logins = Counter("baida_logins", "logins by outcome", ["outcome"], registry=r)
 
+        self._scrape_hooks: list[Callable[[], None]] = []
+
+    def on_scrape(self, hook: Callable[[], None]) -> None:
+        """Call ``hook`` before each rendering (gauges that are cheaper to count then)."""
+        self._scrape_hooks.append(hook)
+
     def refused(self, code: str) -> None:
         self.refusals.labels(code=code).inc()
 
@@ -40,4 +48,6 @@ class Metrics:
         self.hands.inc()
 
     def render(self) -> bytes:
+        for hook in self._scrape_hooks:
+            hook()
         return generate_latest(self.registry)

@@ -37,6 +37,16 @@ class HallStore(Protocol):
         ...
 
 
+def _settle(futures: list[asyncio.Future[None]], error: Exception | None) -> None:
+    for future in futures:
+        if future.done():
+            continue
+        if error is None:
+            future.set_result(None)
+        else:
+            future.set_exception(error)
+
+
 class StoreWriter:
     """The hall's one writer thread over a synchronous store, with group commit."""
 
@@ -52,9 +62,10 @@ class StoreWriter:
     # -------------------------------------------------------------- the table's side
 
     async def append_actions(self, hand_id: int, rows: list[tuple[int, dict[str, Any]]]) -> None:
-        future: Future[Any] = Future()
-        self._jobs.put(("append", (hand_id, rows), future))
-        await asyncio.wrap_future(future)
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        self._jobs.put(("append", (hand_id, rows), (loop, future)))
+        await future
 
     async def write(self, fn: Callable[..., T], *args: Any) -> T:
         future: Future[Any] = Future()
@@ -96,22 +107,23 @@ class StoreWriter:
                 batch.append((nxt[1], nxt[2]))
             self._commit(batch)
 
-    def _commit(self, batch: list[tuple[Any, Future[Any]]]) -> None:
-        by_hand: dict[int, list[tuple[int, dict[str, Any]]]] = {}
-        for (hand_id, items), _ in batch:
-            by_hand.setdefault(hand_id, []).extend(items)
-        rows = sum(len(items) for items in by_hand.values())
+    def _commit(self, batch: list[tuple[Any, Any]]) -> None:
+        rows = [(hand_id, index, action)
+                for (hand_id, items), _ in batch for index, action in items]
+        error: Exception | None = None
         try:
-            self.store.hands.append_many(by_hand)
+            self.store.hands.append_rows(rows)
+            self.commits += 1
+            self.rows += len(rows)
         except Exception as exc:  # every waiting table learns of it
-            log.exception("group commit of %d actions failed", rows)
-            for _, future in batch:
-                future.set_exception(exc)
-            return
-        self.commits += 1
-        self.rows += rows
-        for _, future in batch:
-            future.set_result(None)
+            log.exception("group commit of %d actions failed", len(rows))
+            error = exc
+        # one wake-up of the event loop for the whole batch
+        by_loop: dict[Any, list[asyncio.Future[None]]] = {}
+        for _, (loop, future) in batch:
+            by_loop.setdefault(loop, []).append(future)
+        for loop, futures in by_loop.items():
+            loop.call_soon_threadsafe(_settle, futures, error)
 
     @staticmethod
     def _finish(future: Future[Any], call: Callable[[], Any]) -> None:

@@ -39,10 +39,12 @@ class _Message(BaseModel):
 
 
 class Hello(_Message):
-    """The first message on a connection: the protocol version the client speaks."""
+    """The first message on a connection: the protocol version the client speaks. With
+    ``batch``, the hall may send several messages in one frame, as a JSON array."""
 
     type: Literal["hello"]
     protocol: int
+    batch: bool = False
 
 
 class Sit(_Message):

@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
-from .settings import HallSettings, default_data_dir
+from .paths import default_data_dir
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,7 +31,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--log-level", default="info")
 
 
-def settings_from(args: argparse.Namespace) -> HallSettings:
+def settings_from(args: argparse.Namespace) -> Any:
+    """The ``HallSettings`` the flags ask for."""
+    from .settings import HallSettings
+
     settings = HallSettings(
         host=args.host,
         port=args.port,

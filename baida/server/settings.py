@@ -2,20 +2,11 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .hall import DEFAULT_STANDING, StandingTables
-
-
-def default_data_dir() -> Path:
-    """``$BAIDA_DATA`` or ``~/.local/share/baida``."""
-    given = os.environ.get("BAIDA_DATA")
-    if given:
-        return Path(given)
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "baida"
+from .paths import default_data_dir
 
 
 @dataclass(slots=True)

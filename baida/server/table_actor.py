@@ -119,6 +119,8 @@ class TableActor:
         self._task: asyncio.Task[None] | None = None
         self._bot_jobs: set[asyncio.Task[None]] = set()
         self._last_seq = 0
+        # acks wait, like everything else an action causes, until the action is durable
+        self._acks: list[tuple[Connection, dict[str, Any], float]] = []
 
     # ================================================================ the actor
 
@@ -201,7 +203,7 @@ class TableActor:
             self._update_listeners()
             if seat is not None and self.driver.auto_reason[seat] == "offline":
                 self.driver.take_back(seat, self.clock.now())
-            self._snapshots[conn] = False
+            self._snapshots[conn] = True  # joining mid-hand: a resync
         self._changed()
 
     def _disconnected(self, conn: Connection) -> None:
@@ -339,7 +341,7 @@ class TableActor:
         started = self.clock.now()
         self.driver.submit(seat, msg.seq, msg.action.model_dump(exclude_none=True), started)
         self.metrics.action()
-        conn.send({"type": "ack", "seq": msg.seq, "id": msg.id})
+        self._acks.append((conn, {"type": "ack", "seq": msg.seq, "id": msg.id}, started))
 
     def _on_resume(self, conn: Connection, msg: P.Resume) -> None:
         if conn.seat is None or self.driver is None:
@@ -576,14 +578,28 @@ class TableActor:
 
     def _send_outbox(self) -> None:
         assert self.driver is not None
+        now = self.clock.now()
+        for conn, ack, started in self._acks:
+            conn.send(ack)
+            self.metrics.latency.observe(now - started)
+        self._acks.clear()
+        encoded: dict[int, str] = {}  # a message shared by several seats is encoded once
+        sent = 0
         for recipient, message in self.driver.drain():
+            text = encoded.get(id(message))
+            if text is None:
+                text = encoded[id(message)] = P.encode(message)
             if recipient is None:
                 for conn in self.spectators:
-                    conn.send(message)
+                    conn.send_text(text)
+                    sent += 1
             else:
                 conn = self.seats[recipient].conn
                 if conn is not None:
-                    conn.send(message)
+                    conn.send_text(text)
+                    sent += 1
+        if sent:
+            self.metrics.messages_out.inc(sent)
 
     def _send_snapshots(self) -> None:
         driver = self.driver

@@ -1,16 +1,21 @@
 """The table WebSocket: ``/ws/tables/{id}``. Authenticates the connection from its session
 cookie, checks the browser's origin, waits for ``hello``, then hands every well-formed
 message to the table's actor; malformed, oversized and flooding messages are refused here
-and never reach the table."""
+and never reach the table.
+
+It is a plain ASGI handler (the hall's hottest path: no framework layer on each frame);
+``app.HallApp`` sends it the WebSocket requests for ``/ws/tables/``.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import time
+from dataclasses import dataclass
 from typing import Any
 
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.requests import cookie_parser
 
 from . import protocol as P
 from .auth import COOKIE
@@ -19,44 +24,66 @@ from .runtime import Runtime
 
 log = logging.getLogger(__name__)
 
+PREFIX = "/ws/tables/"
 HELLO_SECONDS = 15.0
 
+Receive = Any
+Send = Any
 
-async def table_socket(ws: WebSocket) -> None:
-    runtime: Runtime = ws.app.state.runtime
-    if not runtime.origin_ok(ws.headers.get("origin"), ws.headers.get("host")):
-        await ws.close(code=4403, reason="origin")
+
+class Disconnected(Exception):
+    """The client went away."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Turned:
+    """Why a connection is turned away."""
+
+    code: str
+    message: str
+    close_code: int
+
+
+async def table_socket(scope: dict[str, Any], receive: Receive, send: Send,
+                       runtime: Runtime) -> None:
+    first = await receive()
+    if first["type"] != "websocket.connect":
         return
-    found = await runtime.user_of(ws.cookies.get(COOKIE))
-    if found is None:
-        await ws.close(code=4401, reason="sign in first")
+    checked = await _check(scope, runtime)
+    await send({"type": "websocket.accept"})
+    if isinstance(checked, _Turned):  # say why, so that a browser page can tell the player
+        await send({"type": "websocket.send",
+                    "text": P.encode({"type": "error", "code": checked.code,
+                                      "message": checked.message})})
+        await send({"type": "websocket.close", "code": checked.close_code,
+                    "reason": checked.code})
         return
-    user, _ = found
-    try:
-        table_id = int(ws.path_params["table_id"])
-    except (KeyError, ValueError):
-        await ws.close(code=4404, reason="no such table")
-        return
-    assert runtime.hall is not None
-    actor = runtime.hall.get(table_id)
-    if actor is None:
-        await ws.close(code=4404, reason="no such table")
-        return
-    await ws.accept()
+    user, actor = checked
     settings = runtime.settings
-    conn = Connection(user, ws.send_text, _closer(ws), time.monotonic,
+
+    async def send_text(text: str) -> None:
+        await send({"type": "websocket.send", "text": text})
+
+    async def close(code: int, reason: str) -> None:
+        try:
+            await send({"type": "websocket.close", "code": code, "reason": reason})
+        except Exception:  # already closed by the peer
+            pass
+
+    conn = Connection(user, send_text, close, time.monotonic,
                       rate=settings.client_rate, burst=settings.client_burst)
     conn.start()
-    metrics = runtime.metrics
-    if not await _hello(ws, conn):
+    if not await _hello(receive, conn):
+        await conn.finish()
         return
+    metrics = runtime.metrics
     metrics.connections.inc()
     runtime.directory.online(user.id, +1)
     actor.connect(conn)
     try:
         while not conn.closed:
-            frame = await ws.receive()
-            if frame["type"] == "websocket.disconnect":
+            frame = await receive()
+            if frame["type"] != "websocket.receive":
                 break
             metrics.messages_in.inc()
             text = frame.get("text")
@@ -74,23 +101,40 @@ async def table_socket(ws: WebSocket) -> None:
                 _refuse(conn, exc.code, exc.message)
                 continue
             actor.receive(conn, message)
-    except WebSocketDisconnect:
-        pass
     finally:
         metrics.connections.dec()
         runtime.directory.online(user.id, -1)
         actor.disconnect(conn)
+        await conn.finish()
         conn.closed = True
 
 
-async def _hello(ws: WebSocket, conn: Connection) -> bool:
+async def _check(scope: dict[str, Any], runtime: Runtime) -> Any:
+    """(user, table actor) for a connection the hall takes, else why not."""
+    headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope.get("headers", [])}
+    if not runtime.origin_ok(headers.get("origin"), headers.get("host")):
+        return _Turned("origin", "this connection did not come from the hall's own page", 4403)
+    cookies = cookie_parser(headers.get("cookie", ""))
+    found = await runtime.user_of(cookies.get(COOKIE))
+    if found is None:
+        return _Turned("unauthorized", "sign in first (or play as a guest)", 4401)
+    tail = scope["path"][len(PREFIX):]
+    table_id = int(tail) if tail.isdigit() and len(tail) < 12 else -1
+    assert runtime.hall is not None
+    actor = runtime.hall.get(table_id)
+    if actor is None:
+        return _Turned("no_table", "no such table", 4404)
+    return found[0], actor
+
+
+async def _hello(receive: Receive, conn: Connection) -> bool:
     """The first message must be ``hello`` with this protocol's version."""
     try:
-        frame = await asyncio.wait_for(ws.receive(), HELLO_SECONDS)
-    except (TimeoutError, WebSocketDisconnect):
+        frame = await asyncio.wait_for(receive(), HELLO_SECONDS)
+    except TimeoutError:
         conn.close(4408, "no hello")
         return False
-    if frame["type"] == "websocket.disconnect":
+    if frame["type"] != "websocket.receive":
         conn.closed = True
         return False
     try:
@@ -105,6 +149,7 @@ async def _hello(ws: WebSocket, conn: Connection) -> bool:
         _fatal(conn, "version", f"this hall speaks protocol {P.PROTOCOL}")
         return False
     conn.greeted = True
+    conn.batch = message.batch
     return True
 
 
@@ -117,13 +162,3 @@ def _refuse(conn: Connection, code: str, message: str) -> None:
 def _fatal(conn: Connection, code: str, message: str) -> None:
     conn.send({"type": "error", "code": code, "message": message})
     conn.close(4400, code)
-
-
-def _closer(ws: WebSocket) -> Any:
-    async def close(code: int, reason: str) -> None:
-        try:
-            await ws.close(code=code, reason=reason)
-        except Exception:  # already closed by the peer
-            pass
-
-    return close

@@ -27,6 +27,7 @@ from typing import Any
 
 from ..engine import Action, EngineError, Match, Round
 from ..engine.errors import MalformedAction
+from ..engine.events import PRIVATE_EVENTS
 from ..engine.phases import CLAIM, ROB, SANTAN, TURN
 from ..engine.views import View
 from .timing import TableTiming
@@ -174,15 +175,15 @@ class TableDriver:
         """Go on with a hand rebuilt from its seed and stored actions (after a restart):
         what happened before is history, released at once; prompts start afresh."""
         self.match.resume_hand(rnd)
-        return self._began(rnd, now)
+        return self._began(rnd, now, history=True)
 
-    def _began(self, rnd: Round, now: float) -> Round:
+    def _began(self, rnd: Round, now: float, history: bool = False) -> Round:
         self._released = 0
         self._times = []
         self.prompts = {}
         self._barrier = now
         self.bank = [self.timing.bank] * 4
-        self._schedule(len(rnd.events), now)
+        self._schedule(len(rnd.events), now, pause=not history)
         self._refresh_prompts(now)
         self.advance(now)
         return rnd
@@ -345,18 +346,19 @@ class TableDriver:
 
     # ---------------------------------------------------------------- internals
 
-    def _schedule(self, count: int, now: float) -> None:
-        """Give the last ``count`` events of the hand their release times."""
+    def _schedule(self, count: int, now: float, pause: bool = True) -> None:
+        """Give the last ``count`` events of the hand their release times (``pause``: with
+        the uniform pause after each discard; history is released at once)."""
         rnd = self.match.current
         assert rnd is not None
         events = rnd.events
-        pause = self.timing.pause
+        gap = self.timing.pause if pause else 0.0
         start = len(events) - count
         for i in range(start, len(events)):
             at = max(now, self._barrier)
             self._times.append(at)
-            if pause and events[i].type in PAUSE_AFTER:
-                self._barrier = at + pause
+            if gap and events[i].type in PAUSE_AFTER:
+                self._barrier = at + gap
 
     def _release_time(self) -> float:
         """When a prompt made now reaches its seat: with the last event it follows."""
@@ -400,15 +402,22 @@ class TableDriver:
         if n and self.listeners:
             batch = rnd.events[self._released : self._released + n]
             index = self._released
-            for recipient in self.listeners:
-                self._send(
-                    recipient,
-                    {
-                        "type": "events",
-                        "index": index,
-                        "events": [e.for_seat(recipient) for e in batch],
-                    },
-                )
+            if not any(e.type in PRIVATE_EVENTS for e in batch):
+                # the same for everyone: one message object (its JSON is made once)
+                shared = {"type": "events", "index": index,
+                          "events": [e.to_json() for e in batch]}
+                for recipient in self.listeners:
+                    self._send(recipient, shared)
+            else:
+                for recipient in self.listeners:
+                    self._send(
+                        recipient,
+                        {
+                            "type": "events",
+                            "index": index,
+                            "events": [e.for_seat(recipient) for e in batch],
+                        },
+                    )
         if n:
             self._released += n
             del times[:n]

@@ -57,6 +57,13 @@ def _name_free(session: Session, key: str, *, owner: int | None = None) -> bool:
     return found is None or found == owner
 
 
+def _set_name(session: Session, user: User, name: str) -> None:
+    """Give ``user`` the (normalised) ``name``; ``NameTaken`` if another account has it."""
+    if not _name_free(session, name_key(name), owner=user.id):
+        raise NameTaken(f"the name {name!r} is taken")
+    user.name, user.name_key = name, name_key(name)
+
+
 class Accounts:
     """Account operations, each in its own transaction (any thread may call)."""
 
@@ -127,9 +134,7 @@ class Accounts:
             if not user.is_guest:
                 raise InvalidRequest("this account is already registered")
             if clean is not None:
-                if not _name_free(session, name_key(clean), owner=user.id):
-                    raise NameTaken(f"the name {clean!r} is taken")
-                user.name, user.name_key = clean, name_key(clean)
+                _set_name(session, user, clean)
             user.password_hash, user.is_guest = password_hash, False
             return _account(user, wallet)
 
@@ -141,9 +146,7 @@ class Accounts:
 
         def work(session: Session) -> Account:
             user, wallet = _load(session, user_id, lock=True)
-            if not _name_free(session, name_key(clean), owner=user.id):
-                raise NameTaken(f"the name {clean!r} is taken")
-            user.name, user.name_key = clean, name_key(clean)
+            _set_name(session, user, clean)
             return _account(user, wallet)
 
         return self._sessions.transact(work)

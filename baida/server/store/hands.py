@@ -8,16 +8,17 @@ the seed) never leave the store before the hand has ended.
 from __future__ import annotations
 
 import hashlib
+import importlib
+import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import bindparam, select
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
-from .database import Sessions
+from .database import Sessions, write_options
 from .errors import HandStateError, InvalidRequest, NotFound
 from .ledger import Ledger, Settlement
 from .models import HandAction, HandRow, HandSeat, MatchRow, User
@@ -103,9 +104,25 @@ def hand_info(row: HandRow) -> HandInfo:
 # No row lock: a table has one owner, which appends a hand's actions and ends it in order.
 _STATUSES = (select(HandRow.id, HandRow.status)
              .where(HandRow.id.in_(bindparam("ids", expanding=True))))
-_ADD_ACTIONS = {dialect: insert(HandAction).on_conflict_do_nothing().returning(HandAction.seq)
-                for dialect, insert in (("sqlite", sqlite.insert),
-                                        ("postgresql", postgresql.insert))}
+_ADD_ACTIONS: dict[str, Any] = {}
+
+
+def _add_actions(dialect: str) -> Any:
+    """The dialect's INSERT … ON CONFLICT DO NOTHING RETURNING seq (its module loaded when a
+    database of that kind is first written to, not when the store is imported)."""
+    if dialect not in _ADD_ACTIONS:
+        module = importlib.import_module(f"sqlalchemy.dialects.{dialect}")
+        _ADD_ACTIONS[dialect] = (module.insert(HandAction).on_conflict_do_nothing()
+                                 .returning(HandAction.seq))
+    return _ADD_ACTIONS[dialect]
+
+
+_RAW_INSERT = {
+    "sqlite": "INSERT INTO hand_actions (hand_id, seq, action) VALUES (?, ?, ?) "
+              "ON CONFLICT DO NOTHING",
+    "postgresql": "INSERT INTO hand_actions (hand_id, seq, action) "
+                  "VALUES (%s, %s, CAST(%s AS JSON)) ON CONFLICT DO NOTHING",
+}
 
 
 def _load(session: Session, hand_id: int, *, lock: bool = False) -> HandRow:
@@ -203,8 +220,23 @@ class Hands:
                 if statuses[hand_id] != "playing":
                     raise HandStateError(f"hand {hand_id} is {statuses[hand_id]}: it takes no "
                                          "more actions")
-            added = connection.execute(_ADD_ACTIONS[connection.dialect.name], rows).all()
+            added = connection.execute(_add_actions(connection.dialect.name), rows).all()
             return len(added)
+
+    def append_rows(self, rows: Sequence[tuple[int, int, dict[str, Any]]]) -> None:
+        """The hall writer's hot path: (hand id, seq, action JSON) rows of many hands in one
+        transaction, straight to the driver (a row already stored is skipped). Unlike
+        ``append_many`` it does not check that each hand is still playing: the hall's single
+        writer thread appends a hand's actions before it finishes the hand."""
+        if not rows:
+            return
+        params = [(hand_id, seq, json.dumps(action, separators=(",", ":")))
+                  for hand_id, seq, action in rows]
+        with self._sessions.engine.connect() as connection:
+            connection = connection.execution_options(**write_options())
+            with connection.begin():
+                sql = _RAW_INSERT[connection.dialect.name]
+                connection.exec_driver_sql(sql, params)
 
     def finish(self, hand_id: int, record: dict[str, Any], result: dict[str, Any], *,
                settle: SettleRequest | None = None, match_state: dict[str, Any] | None = None,

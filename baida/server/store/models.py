@@ -140,8 +140,8 @@ class GameTable(Base):
     __table_args__ = (
         CheckConstraint("status IN ('open', 'closed')", name="status"),
         Index("ix_game_tables_ruleset_number", "ruleset", "number"),
-        Index("uq_game_tables_open_room_code", "room_code", unique=True,
-              sqlite_where="status = 'open'", postgresql_where="status = 'open'"),
+        # an open table's code; closing a table clears it, so codes can be used again
+        Index("uq_game_tables_room_code", "room_code", unique=True),
     )
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True)

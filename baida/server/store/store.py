@@ -9,7 +9,6 @@ from typing import Any
 
 from argon2 import PasswordHasher
 
-from . import migrate
 from .accounts import Accounts
 from .database import Sessions, make_engine
 from .hands import Hands
@@ -58,10 +57,14 @@ class Store:
 
     def migrate(self) -> None:
         """Bring the schema to the newest revision ("upgrade head"); safe to call every start."""
+        from . import migrate  # Alembic is only needed here: importing the store stays light
+
         migrate.upgrade(self.engine)
 
     def schema_differences(self) -> list[Any]:
         """Differences between the database's schema and the models (empty when migrated)."""
+        from . import migrate
+
         return migrate.schema_differences(self.engine)
 
     def close(self) -> None:

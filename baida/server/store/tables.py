@@ -115,7 +115,8 @@ class Tables:
     def create(self, ruleset: str, number: int, *, options: dict[str, Any],
                config: dict[str, Any], private: bool = False, room_code: str | None = None,
                created_by: int | None = None) -> TableInfo:
-        """A new open table; a private table's ``room_code`` is unique among open tables."""
+        """A new open table; a private table's ``room_code`` is unique among open tables
+        (a closed table has none)."""
         if ruleset not in RULESETS:
             raise InvalidRequest(f"ruleset: one of {', '.join(RULESETS)}, got {ruleset!r}")
         if not isinstance(number, int) or isinstance(number, bool) or number < 1:
@@ -174,8 +175,8 @@ class Tables:
             row = session.get(GameTable, table_id, with_for_update=True)
             if row is None:
                 raise NotFound(f"no table with id {table_id}")
-            if row.status == "open":
-                row.status, row.closed_at = "closed", self._clock()
+            if row.status == "open":  # its room code is free again
+                row.status, row.closed_at, row.room_code = "closed", self._clock(), None
             return table_info(row)
 
         return self._sessions.transact(work)

@@ -1,0 +1,70 @@
+"""``baida admin``: the operator's commands on a hall's database (the hall may be running)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .paths import default_data_dir
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data", type=Path, default=None,
+                        help=f"the hall's data folder (default {default_data_dir()})")
+    parser.add_argument("--database", default=None, metavar="URL", help="a PostgreSQL URL")
+    sub = parser.add_subparsers(dest="admin_command", required=True, metavar="ACTION")
+    for name, text in (("promote", "make an account an admin"),
+                       ("demote", "make an admin a player again"),
+                       ("suspend", "suspend an account (signed out everywhere)"),
+                       ("reinstate", "lift a suspension")):
+        child = sub.add_parser(name, help=text)
+        child.add_argument("name", help="the account's display name")
+    grant = sub.add_parser("grant", help="give an account 银子")
+    grant.add_argument("name")
+    grant.add_argument("amount", type=int)
+    grant.add_argument("--key", default=None, help="an idempotency key (default: a new one)")
+    sub.add_parser("check", help="check the ledger: transactions balance, cached balances")
+
+
+def run(args: argparse.Namespace) -> int:
+    import secrets
+
+    from .store import Store, StoreError
+
+    data = args.data or default_data_dir()
+    url = args.database or str(data / "hall.db")
+    if not args.database and not (data / "hall.db").exists():
+        print(f"baida admin: no hall database in {data}", file=sys.stderr)
+        return 2
+    store = Store(url)
+    try:
+        store.migrate()
+        if args.admin_command == "check":
+            check = store.ledger.check()
+            totals = store.ledger.totals()
+            print(json.dumps({"ok": check.ok, **totals.to_json()}, ensure_ascii=False))
+            return 0 if check.ok else 1
+        account = store.accounts.by_name(args.name)
+        if account is None:
+            print(f"baida admin: no account named {args.name!r}", file=sys.stderr)
+            return 2
+        if args.admin_command in ("promote", "demote"):
+            role = "admin" if args.admin_command == "promote" else "player"
+            account = store.accounts.set_role(account.id, role)
+        elif args.admin_command in ("suspend", "reinstate"):
+            account = store.accounts.set_suspended(account.id, args.admin_command == "suspend")
+        elif args.admin_command == "grant":
+            key = args.key or f"cli-grant:{secrets.token_hex(8)}"
+            store.ledger.grant(key, account.id, args.amount)
+            account = store.accounts.get(account.id)
+        print(json.dumps({"id": account.id, "name": account.name, "role": account.role,
+                          "suspended": account.suspended, "balance": account.balance},
+                         ensure_ascii=False))
+        return 0
+    except StoreError as exc:
+        print(f"baida admin: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        store.close()

@@ -1,0 +1,362 @@
+"""Load on a real hall: paced clients over the real protocol, in separate processes on loopback.
+
+Shaped like the measurement of kobalab's majiang-server made on this kind of machine: every
+seat of every table is a client that answers a prompt after ``--pace`` seconds (plus
+``--claim-extra`` before a claim or a win). For each number of tables the hall is started
+afresh (``baida serve`` in its own process, SQLite, bots off the loop), the tables are filled,
+then after ``--warmup`` seconds the run is measured for ``--measure`` seconds:
+
+* **added latency**: from a client sending a discard to the last of the table's four seats
+  receiving it, i.e. the time beyond the pace (p50, p99);
+* **pace**: the ideal turn (the client's pace plus the hall's pause after a discard) over the
+  measured one, for the turns inside a hand without claims;
+* **server CPU** (share of one core) and **memory per table** (resident memory of the hall
+  process with the tables playing, less the idle hall's, divided by the tables).
+
+Capacity = the most tables with pace >= 95%, p99 added latency <= 50 ms and server CPU < 90%.
+``--unpaced`` measures throughput instead: clients answer at once, the hall has no pause.
+
+    python -m bench.hall_load --tables 100 400 800 1200 1600
+    python -m bench.hall_load --unpaced --tables 100
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing as mp
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+PAUSE = 0.4  # the hall's pause after a discard in this run (every seat waits it)
+
+
+# ---------------------------------------------------------------- the hall under test
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_hall(port: int, data: Path) -> subprocess.Popen[bytes]:
+    """``baida serve`` in its own process; its output goes to ``data/hall.log``."""
+    cmd = [sys.executable, "-m", "baida.cli", "serve", "--port", str(port), "--data", str(data),
+           "--bot-workers", "0", "--log-level", "warning", "--starting-balance", "1000"]
+    log = (data / "hall.log").open("wb")
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        text = (data / "hall.log").read_text(errors="replace")
+        if "baida hall:" in text:
+            return proc
+        if proc.poll() is not None:
+            raise RuntimeError(f"the hall did not start: {text[-2000:]}")
+        time.sleep(0.2)
+    raise RuntimeError("the hall did not start in time")
+
+
+def cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+# ---------------------------------------------------------------- the clients
+
+
+@dataclass
+class TableStats:
+    latencies: list[float] = field(default_factory=list)
+    cycles: list[tuple[float, float]] = field(default_factory=list)  # (ideal, actual)
+    actions: int = 0
+    messages: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+class LoadTable:
+    """Four clients at one table, and what the table measures."""
+
+    def __init__(self, stats: TableStats, pace: float, claim_extra: float, unpaced: bool,
+                 measuring: list[bool]) -> None:
+        self.stats = stats
+        self.pace = 0.0 if unpaced else pace
+        self.claim_extra = 0.0 if unpaced else claim_extra
+        self.measuring = measuring
+        self.outstanding: dict[int, list[float]] = {}  # seat -> [sent, arrivals, latest]
+        self.last_discard: float | None = None
+        self.clean = True  # no claim or hand boundary since the last discard
+
+    def sent_discard(self, seat: int, now: float) -> None:
+        if self.last_discard is not None and self.clean and self.measuring[0]:
+            self.stats.cycles.append((self.pace + PAUSE, now - self.last_discard))
+        self.last_discard = now
+        self.clean = True
+        self.outstanding[seat] = [now, 0, 0.0]
+
+    def heard(self, event: dict[str, Any], now: float) -> None:
+        kind = event["type"]
+        if kind == "discard":
+            entry = self.outstanding.get(event["seat"])
+            if entry is not None:
+                entry[1] += 1
+                entry[2] = now
+                if entry[1] == 4:
+                    if self.measuring[0]:
+                        self.stats.latencies.append(entry[2] - entry[0])
+                    del self.outstanding[event["seat"]]
+        elif kind in ("chi", "pon", "mkong", "bukong", "akong", "hand_end", "win", "santan"):
+            self.clean = False
+
+
+async def client(base: str, ws_base: str, table: LoadTable, table_id: int, seat: int,
+                 cookie: str, ready: asyncio.Event) -> None:
+    from websockets.asyncio.client import connect
+
+    loop = asyncio.get_running_loop()
+    stats = table.stats
+    async with connect(f"{ws_base}/ws/tables/{table_id}", additional_headers={"Cookie": cookie},
+                       max_size=2**22, ping_interval=None, compression=None) as ws:
+        await ws.send('{"type":"hello","protocol":1,"batch":true}')
+        await ws.send(orjson.dumps({"type": "sit", "seat": seat}).decode())
+        sent_ready = False
+
+        async def answer(seq: int, action: dict[str, Any], delay: float) -> None:
+            if delay:
+                await asyncio.sleep(delay)
+            if action["type"] == "discard":
+                table.sent_discard(seat, loop.time())
+            stats.actions += 1
+            await ws.send(orjson.dumps({"type": "act", "seq": seq, "action": action}).decode())
+
+        async for raw in ws:
+            now = loop.time()
+            data = orjson.loads(raw)
+            for message in data if isinstance(data, list) else (data,):
+                stats.messages += 1
+                kind = message["type"]
+                if kind == "events":
+                    for event in message["events"]:
+                        table.heard(event, now)
+                elif kind == "prompt":
+                    actions = message["actions"]
+                    by = {a["type"]: a for a in actions}
+                    if "win" in by:
+                        choice, delay = by["win"], table.pace + table.claim_extra
+                    elif "pass" in by:
+                        choice, delay = by["pass"], table.pace
+                    elif "continue" in by:
+                        choice, delay = by["continue"], table.pace
+                    else:
+                        discards = [a for a in actions if a["type"] == "discard"]
+                        choice, delay = (discards[-1] if discards else actions[0]), table.pace
+                    loop.create_task(answer(message["seq"], choice, delay))
+                elif kind == "table" and not sent_ready:
+                    seats = message["table"]["seats"]
+                    if all(s["kind"] != "empty" for s in seats):
+                        sent_ready = True
+                        await ws.send('{"type":"ready"}')
+                        ready.set()
+                elif kind == "hand_result":
+                    await ws.send('{"type":"ready"}')
+                elif kind in ("refused", "error"):
+                    if len(stats.errors) < 5:
+                        stats.errors.append(json.dumps(message)[:200])
+
+
+async def guest(http: Any) -> tuple[str, str]:
+    """A new guest session (the client keeps no cookie between guests)."""
+    http.cookies.clear()
+    r = await http.post("/api/guest")
+    r.raise_for_status()
+    cookie = "; ".join(f"{k}={v}" for k, v in r.cookies.items())
+    http.cookies.clear()
+    return cookie, r.json()["me"]["csrf"]
+
+
+async def play_tables(base: str, tables: int, args: dict[str, Any], conn: Any) -> None:
+    """Fill ``tables`` tables with four clients each; measure between the parent's
+    ``measure`` and ``stop`` commands; send back what was measured."""
+    import httpx
+
+    loop = asyncio.get_running_loop()
+    ws_base = base.replace("http://", "ws://")
+    measuring = [False]
+    stats = [TableStats() for _ in range(tables)]
+    timing = {"pause": 0.0 if args["unpaced"] else PAUSE, "claim": 5.0, "turn": 30.0,
+              "bank": 30.0, "santan": 10.0, "bot_turn": 0.5, "bot_claim": 0.2,
+              "between_hands": 5.0}
+    tasks = []
+    sem = asyncio.Semaphore(40)
+
+    async def one_table(i: int) -> None:
+        async with sem, httpx.AsyncClient(base_url=base, timeout=120) as http:
+            cookies = [await guest(http) for _ in range(4)]
+            r = await http.post("/api/tables", json={
+                "ruleset": args["ruleset"], "hands": 64, "timing": timing,
+            }, headers={"Cookie": cookies[0][0], "X-CSRF-Token": cookies[0][1]})
+            r.raise_for_status()
+            table_id = r.json()["table"]["id"]
+        table = LoadTable(stats[i], args["pace"], args["claim_extra"], args["unpaced"],
+                          measuring)
+        ready = asyncio.Event()
+        for seat in range(4):
+            tasks.append(asyncio.create_task(
+                client(base, ws_base, table, table_id, seat, cookies[seat][0], ready)))
+        await ready.wait()
+
+    await asyncio.gather(*(one_table(i) for i in range(tables)))
+    conn.send(("ready", None))
+    await loop.run_in_executor(None, conn.recv)  # "measure"
+    start_cpu = time.process_time()
+    measuring[0] = True
+    await loop.run_in_executor(None, conn.recv)  # "stop"
+    measuring[0] = False
+    conn.send(("done", {
+        "latencies": [x for s in stats for x in s.latencies],
+        "cycles": [c for s in stats for c in s.cycles],
+        "actions": sum(s.actions for s in stats),
+        "messages": sum(s.messages for s in stats),
+        "errors": [e for s in stats for e in s.errors][:5],
+        "cpu": time.process_time() - start_cpu,
+    }))
+    for task in tasks:
+        task.cancel()
+
+
+def worker(base: str, tables: int, args: dict[str, Any], conn: Any) -> None:
+    """A client process (uvloop when available, as the hall uses)."""
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    asyncio.run(play_tables(base, tables, args, conn))
+
+
+# ---------------------------------------------------------------- one run
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def run_level(tables: int, args: argparse.Namespace) -> dict[str, Any]:
+    port = free_port()
+    with tempfile.TemporaryDirectory(prefix="baida-load-") as data:
+        hall = start_hall(port, Path(data))
+        base = f"http://127.0.0.1:{port}"
+        try:
+            idle_rss = rss_mb(hall.pid)
+            workers = max(1, min(args.workers, tables))
+            shares = [tables // workers + (1 if i < tables % workers else 0)
+                      for i in range(workers)]
+            ctx = mp.get_context("spawn")
+            pipes, procs = [], []
+            options = {"pace": args.pace, "claim_extra": args.claim_extra,
+                       "unpaced": args.unpaced, "ruleset": args.ruleset}
+            for share in shares:
+                parent, child = ctx.Pipe()
+                proc = ctx.Process(target=worker, args=(base, share, options, child))
+                proc.start()
+                pipes.append(parent)
+                procs.append(proc)
+            for p in pipes:
+                kind, _ = p.recv()
+                assert kind == "ready"
+            time.sleep(args.warmup)
+            rss = rss_mb(hall.pid)
+            cpu0, t0 = cpu_seconds(hall.pid), time.time()
+            for p in pipes:
+                p.send("measure")
+            time.sleep(args.measure)
+            for p in pipes:
+                p.send("stop")
+            cpu1, t1 = cpu_seconds(hall.pid), time.time()
+            rss = max(rss, rss_mb(hall.pid))
+            parts = [p.recv()[1] for p in pipes]
+            for proc in procs:
+                proc.join(timeout=30)
+                if proc.is_alive():
+                    proc.kill()
+        finally:
+            hall.send_signal(signal.SIGINT)
+            try:
+                hall.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                hall.kill()
+    seconds = t1 - t0
+    latencies = [x for p in parts for x in p["latencies"]]
+    cycles = [c for p in parts for c in p["cycles"]]
+    ideal = sum(i for i, _ in cycles)
+    actual = sum(a for _, a in cycles)
+    return {
+        "tables": tables,
+        "seconds": round(seconds, 1),
+        "server_cpu": round((cpu1 - cpu0) / seconds, 3),
+        "client_cpu": [round(p["cpu"] / seconds, 3) for p in parts],
+        "latency_p50_ms": round(percentile(latencies, 0.5) * 1000, 1),
+        "latency_p99_ms": round(percentile(latencies, 0.99) * 1000, 1),
+        "pace": round(ideal / actual, 3) if actual else None,
+        "actions_per_s": round(sum(p["actions"] for p in parts) / seconds, 1),
+        "messages_per_s": round(sum(p["messages"] for p in parts) / seconds, 1),
+        "rss_mb": round(rss, 1),
+        "mb_per_table": round((rss - idle_rss) / tables, 3),
+        "samples": len(latencies),
+        "errors": [e for p in parts for e in p["errors"]][:5],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.hall_load",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, nargs="+", default=[100, 400, 800, 1200, 1600])
+    parser.add_argument("--warmup", type=float, default=20.0)
+    parser.add_argument("--measure", type=float, default=120.0)
+    parser.add_argument("--pace", type=float, default=0.4)
+    parser.add_argument("--claim-extra", type=float, default=0.5)
+    parser.add_argument("--workers", type=int, default=2, help="client processes")
+    parser.add_argument("--ruleset", default="jiaxing")
+    parser.add_argument("--unpaced", action="store_true")
+    parser.add_argument("--json", type=Path, help="append the results here, one per line")
+    args = parser.parse_args(argv)
+    for n in args.tables:
+        result = run_level(n, args)
+        result["unpaced"] = args.unpaced
+        ok = (result["pace"] or 0) >= 0.95 and result["latency_p99_ms"] <= 50 and \
+            result["server_cpu"] < 0.9
+        result["within_capacity"] = ok and not args.unpaced
+        print(json.dumps(result), flush=True)
+        if args.json:
+            with args.json.open("a") as f:
+                f.write(json.dumps(result) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,239 @@
+"""Hostile clients: malformed, oversized, replayed, stale and out-of-turn messages, actions in
+another seat's name, floods, strangers. Each is refused, the table is unchanged and nobody
+else hears of it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hall_harness import INSTANT, Client, Hall, running_hall
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+async def four_at_a_table(hall: Hall, ruleset: str = "jiaxing") -> tuple[int, list[Client]]:
+    host = await Client(hall).guest()
+    r = await host.post("/api/tables", {"ruleset": ruleset, "hands": 1, "timing": INSTANT})
+    table_id = r.json()["table"]["id"]
+    clients = []
+    for seat in range(4):
+        c = host if seat == 0 else await Client(hall).guest()
+        await c.open(table_id)
+        await c.send({"type": "sit", "seat": seat})
+        clients.append(c)
+    await hall.quiet(clients)
+    for c in clients:
+        await c.send({"type": "ready"})
+    await hall.quiet(clients)
+    return table_id, clients
+
+
+def table_state(hall: Hall, table_id: int) -> Any:
+    actor = hall.runtime.hall.get(table_id)
+    rnd = actor.driver.round
+    return rnd.view(None).to_json(), len(rnd.actions), dict(actor.driver.prompts)
+
+
+async def test_bad_messages_are_refused_and_change_nothing(tmp_path: Path) -> None:
+    async with running_hall(tmp_path) as hall:
+        table_id, clients = await four_at_a_table(hall)
+        actor = hall.runtime.hall.get(table_id)
+        rnd = actor.driver.round
+        turn = rnd.turn
+        mover = clients[turn]
+        prompt = mover.last("prompt")
+        idle = clients[(turn + 1) % 4]
+        before = table_state(hall, table_id)
+        heard = [len(c.log) for c in clients]
+        legal = prompt["actions"][0]
+        cases: list[tuple[Client, Any, str]] = [
+            (mover, "not json at all", "malformed"),
+            (mover, b"\x00\x01binary", "malformed"),
+            (mover, json.dumps({"type": "ping", "id": "x" * 5000}), "too_large"),
+            (mover, {"type": "nonsense"}, "malformed"),
+            (mover, {"type": "hello", "protocol": 1}, "protocol"),
+            (mover, {"type": "act", "seq": prompt["seq"] + 1, "action": legal}, "stale"),
+            (mover, {"type": "act", "seq": prompt["seq"], "action": {"type": "pon"}},
+             "not_offered"),
+            (mover, {"type": "act", "seq": prompt["seq"],
+                     "action": {**legal, "seat": (turn + 1) % 4}}, "malformed"),
+            (idle, {"type": "act", "seq": prompt["seq"], "action": legal}, "no_prompt"),
+            (idle, {"type": "act", "seq": 1, "action": {"type": "pass"}}, "no_prompt"),
+            (idle, {"type": "sit", "seat": 0}, "not_allowed"),
+            (idle, {"type": "stand"}, "not_allowed"),
+            (idle, {"type": "start"}, "not_allowed"),
+        ]
+        for client, message, code in cases:
+            await client.send(message)
+            await hall.quiet(clients)
+            refusal = client.last("refused")
+            assert refusal["code"] == code, (message, refusal)
+            client.log.remove(refusal)
+            assert table_state(hall, table_id) == before, message
+        # nobody else heard a thing (but the answers to their own pings)
+        assert [len(c.log) for c in clients] == heard
+        # the real answer still works, once; replaying it is stale
+        await mover.send({"type": "act", "seq": prompt["seq"], "action": legal, "id": "a1"})
+        await hall.quiet(clients)
+        assert mover.last("ack") == {"type": "ack", "seq": prompt["seq"], "id": "a1"}
+        after = table_state(hall, table_id)
+        assert after[1] == before[1] + 1
+        await mover.send({"type": "act", "seq": prompt["seq"], "action": legal})
+        await hall.quiet(clients)
+        assert mover.last("refused")["code"] in ("stale", "no_prompt")
+        for c in clients:
+            await c.close()
+
+
+async def test_a_flood_is_refused_then_disconnected(tmp_path: Path) -> None:
+    async with running_hall(tmp_path, client_rate=60.0) as hall:
+        table_id, clients = await four_at_a_table(hall)
+        flooder = clients[1]
+        before = table_state(hall, table_id)
+        for _ in range(600):
+            try:
+                await flooder.send({"type": "ping", "id": "f"})
+            except Exception:
+                break
+        for _ in range(100):
+            await asyncio.sleep(0)
+        await hall.quiet(clients[:1] + clients[2:])
+        await asyncio.wait_for(flooder.reader, 10)
+        codes = [m.get("code") for m in flooder.log if m["type"] in ("refused", "error")]
+        assert "rate_limited" in codes and codes[-1] == "misbehaving"
+        assert flooder.closed
+        state = table_state(hall, table_id)
+        assert state[:2] == before[:2]
+        # the table played on for the others: the flooder's seat is on 托管
+        actor = hall.runtime.hall.get(table_id)
+        assert actor.driver.modes[1].value == "auto"
+        for c in clients:
+            await c.close()
+
+
+async def turned_away(ws: Any, code: str, close_code: int) -> None:
+    """The hall says why, then closes with ``close_code``."""
+    message = json.loads(await ws.recv())
+    assert message["type"] == "error" and message["code"] == code
+    with pytest.raises(ConnectionClosed):
+        await ws.recv()
+    assert ws.close_code == close_code
+
+
+async def test_strangers_are_turned_away(tmp_path: Path) -> None:
+    async with running_hall(tmp_path) as hall:
+        table_id, clients = await four_at_a_table(hall)
+        url = f"{hall.ws_base}/ws/tables/{table_id}"
+        # no session
+        async with connect(url) as ws:
+            await turned_away(ws, "unauthorized", 4401)
+        cookie = "; ".join(f"{k}={v}" for k, v in clients[0].http.cookies.items())
+        # another site's page
+        async with connect(url, additional_headers={"Cookie": cookie},
+                           origin="https://evil.example") as ws:
+            await turned_away(ws, "origin", 4403)
+        # a forged cookie
+        async with connect(url, additional_headers={"Cookie": "baida_session=forged"}) as ws:
+            await turned_away(ws, "unauthorized", 4401)
+        # no such table
+        async with connect(f"{hall.ws_base}/ws/tables/999999",
+                           additional_headers={"Cookie": cookie}) as ws:
+            await turned_away(ws, "no_table", 4404)
+        # the wrong protocol version
+        other = await Client(hall).guest()
+        await other.open(table_id, hello=False)
+        await other.send({"type": "hello", "protocol": 99})
+        await asyncio.wait_for(other.reader, 10)
+        assert other.log[-1]["type"] == "error" and other.log[-1]["code"] == "version"
+        # a frame beyond the hard limit closes the connection; the table is unharmed
+        before = table_state(hall, table_id)
+        big = await Client(hall).guest()
+        await big.open(table_id)
+        await big.send("x" * 100_000)
+        await asyncio.wait_for(big.reader, 10)
+        assert big.closed and table_state(hall, table_id) == before
+        for c in [*clients, other, big]:
+            await c.close()
+
+
+async def test_the_lobby_checks_csrf_and_origin(tmp_path: Path) -> None:
+    async with running_hall(tmp_path) as hall:
+        me = await Client(hall).guest()
+        ok = await me.post("/api/tables", {"ruleset": "wenling", "hands": 1})
+        assert ok.status_code == 201
+        no_token = await me.http.post("/api/tables", json={"ruleset": "wenling", "hands": 1})
+        assert no_token.status_code == 403 and "CSRF" in no_token.json()["error"]
+        evil = await me.http.post("/api/tables", json={"ruleset": "wenling", "hands": 1},
+                                  headers={**me.headers(), "Origin": "https://evil.example"})
+        assert evil.status_code == 403
+        bad = await me.post("/api/tables", {"ruleset": "wenling", "hands": 1, "base": -5})
+        assert bad.status_code == 400 and "base" in bad.json()["error"]
+        unknown = await me.post("/api/tables", {"ruleset": "wenling", "cheat": True})
+        assert unknown.status_code == 400 and "cheat" in unknown.json()["error"]
+        garbage = await me.http.post("/api/tables", content=b"{nope",
+                                     headers={**me.headers(), "Content-Type": "application/json"})
+        assert garbage.status_code == 400
+        missing = await me.http.get("/api/hands/123456/record")
+        assert missing.status_code == 404
+        await me.close()
+
+
+async def test_logins_are_rate_limited(tmp_path: Path) -> None:
+    async with running_hall(tmp_path) as hall:
+        me = Client(hall)
+        r = await me.http.post("/api/register", json={"name": "小明", "password": "correct horse"})
+        assert r.status_code == 201, r.text
+        codes = []
+        for _ in range(12):
+            r = await me.http.post("/api/login", json={"name": "小明", "password": "wrong!!!"})
+            codes.append(r.status_code)
+        assert codes[:10] == [401] * 10 and codes[10:] == [429, 429]
+        r = await me.http.post("/api/login", json={"name": "小明", "password": "correct horse"})
+        assert r.status_code == 429  # still blocked for this name for a while
+        await me.http.aclose()
+
+
+async def test_table_chat_phrases_text_and_limits(tmp_path: Path) -> None:
+    async with running_hall(tmp_path) as hall:
+        table_id, clients = await four_at_a_table(hall)
+        watcher = await Client(hall).guest()
+        await watcher.open(table_id)
+        await hall.quiet([*clients, watcher])
+        await clients[0].send({"type": "chat", "phrase": "hello"})
+        await hall.quiet([*clients, watcher])
+        said = watcher.last("chat")
+        assert said["phrase"] == "hello" and said["seat"] == 0 and said["text"] is None
+        hall.clock.advance(2.0)
+        await clients[1].send({"type": "chat", "text": "  你好\u0000\u200b世界  "})
+        await hall.quiet([*clients, watcher])
+        assert clients[0].last("chat")["text"] == "你好世界"
+        # one a second: the second message at once is refused, nobody hears it
+        await clients[1].send({"type": "chat", "text": "again"})
+        await hall.quiet([*clients, watcher])
+        assert clients[1].last("refused")["code"] == "rate_limited"
+        assert watcher.last("chat")["text"] == "你好世界"
+        for bad, code in [({"type": "chat", "phrase": "nope"}, "malformed"),
+                          ({"type": "chat", "text": "x" * 81}, "malformed"),
+                          ({"type": "chat", "text": "a", "phrase": "hello"}, "malformed")]:
+            hall.clock.advance(2.0)
+            await clients[2].send(bad)
+            await hall.quiet([*clients, watcher])
+            assert clients[2].last("refused")["code"] == code
+        await watcher.send({"type": "chat", "text": "spectator here"})
+        await hall.quiet([*clients, watcher])
+        assert watcher.last("refused")["code"] == "not_allowed"
+        phrases = (await watcher.http.get("/api/phrases")).json()["phrases"]
+        assert phrases["hello"]["zh"] and phrases["hello"]["en"]
+        for c in [*clients, watcher]:
+            await c.close()

@@ -1,0 +1,133 @@
+"""银子 tables through the hall: every hand settled in the ledger with its fee, an escape paid
+to the players left, balances never below 0; the operator's page and actions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hall_harness import INSTANT, Client, Hall, running_hall
+from test_server_play import player
+
+from baida.client.play import HandTracker
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+async def until(hall: Hall, clients: list[Client], done: Any, rounds: int = 600) -> None:
+    for _ in range(rounds):
+        await hall.quiet(clients)
+        if done():
+            return
+    raise AssertionError("not done")
+
+
+def escaping(play: Any) -> Any:
+    """Plays like ``play``, and escapes (leaves mid-match) after the second hand."""
+
+    async def on_message(client: Client, message: dict[str, Any]) -> None:
+        if message["type"] == "hand_result" and message["number"] == 2:
+            await client.send({"type": "stand", "escape": True})
+            return
+        await play(client, message)
+
+    return on_message
+
+
+async def test_silver_hands_are_settled_with_fees_and_an_escape_pays_the_rest(
+    tmp_path: Path,
+) -> None:
+    async with running_hall(tmp_path, starting_balance=400) as hall:
+        host = await Client(hall).guest()
+        r = await host.post("/api/tables", {
+            "ruleset": "jiaxing", "hands": 4, "timing": INSTANT, "stakes": "silver",
+            "base": 5, "fee": 3, "escape_penalty": 30,
+        })
+        assert r.status_code == 201, r.text
+        table_id = r.json()["table"]["id"]
+        people = []
+        for seat in range(3):
+            c = host if seat == 0 else await Client(hall).guest()
+            play = player(HandTracker())
+            c.on_message = play if seat < 2 else escaping(play)
+            await c.open(table_id)
+            await c.send({"type": "sit", "seat": seat})
+            people.append(c)
+        await hall.quiet(people)
+        await host.send({"type": "add_bots"})
+        for c in people:
+            await c.send({"type": "ready"})
+        escaper = people[2]
+        await until(hall, people, lambda: any(m["match_over"]
+                                               for m in host.of_type("hand_result")))
+        store = hall.runtime.store
+        assert store.ledger.check().ok
+        results = host.of_type("hand_result")
+        assert len(results) == 4
+        for result in results:
+            silver = result["silver"]
+            assert silver is not None and len(silver) == 4
+            assert silver[3]["fee"] == 0 and silver[3]["balance"] is None  # the bot
+            assert silver[0]["balance"] is not None and silver[1]["balance"] is None
+        ids = [c.me["id"] for c in people]
+        balances = [store.ledger.balance(i) for i in ids]
+        assert all(b >= 0 for b in balances)
+        # every person's balance is the start plus their entries
+        for uid, balance in zip(ids, balances, strict=True):
+            entries = store.ledger.history(uid, limit=200)
+            assert balance == 400 + sum(e.amount for e in entries if e.kind != "grant")
+        penalties = [e for e in store.ledger.history(ids[2], limit=200) if e.kind == "penalty"]
+        assert penalties, [m for m in escaper.log if m["type"] in ("refused", "error")]
+        assert penalties[0].amount == -30
+        comp = [e for i in ids[:2] for e in store.ledger.history(i, limit=200)
+                if e.kind == "compensation"]
+        assert sum(e.amount for e in comp) > 0
+        totals = store.ledger.totals()
+        assert totals.entries_sum == 0
+        # the escaper's seat was played by a bot after the escape
+        later = [r for r in results if r["number"] > results[0]["number"] + 2]
+        assert all(r["silver"][2]["fee"] == 0 for r in later)
+        for c in people:
+            await c.close()
+
+
+async def test_the_operator_sees_and_acts(tmp_path: Path) -> None:
+    async with running_hall(tmp_path) as hall:
+        store = hall.runtime.store
+        player_ = await Client(hall).guest()
+        boss = Client(hall)
+        r = await boss.http.post("/api/register", json={"name": "老板", "password": "long enough"})
+        boss.me = r.json()["me"]
+        store.accounts.set_role(boss.me["id"], "admin")
+        r = await player_.post("/api/tables", {"ruleset": "wenling", "hands": 1})
+        table_id = r.json()["table"]["id"]
+        assert (await player_.http.get("/admin")).status_code == 403
+        assert (await player_.http.get("/api/admin")).status_code == 403
+        page = await boss.http.get("/admin")
+        assert page.status_code == 200 and "老板" in page.text and 'name="csrf"' in page.text
+        overview = (await boss.http.get("/api/admin")).json()
+        assert overview["ledger_ok"] and any(t["id"] == table_id for t in overview["tables"])
+        # forms need the token
+        no = await boss.http.post("/admin/suspend", data={"id": str(player_.me["id"])})
+        assert no.status_code == 403
+        csrf = boss.me["csrf"]
+        ok = await boss.http.post("/admin/grant", data={
+            "id": str(player_.me["id"]), "amount": "250", "csrf": csrf, "nonce": "n1"})
+        assert ok.status_code == 303
+        again = await boss.http.post("/admin/grant", data={
+            "id": str(player_.me["id"]), "amount": "250", "csrf": csrf, "nonce": "n1"})
+        assert again.status_code == 303
+        assert store.ledger.balance(player_.me["id"]) == 1000 + 250  # a resubmitted form: once
+        await boss.http.post("/admin/close_table", data={"id": str(table_id), "csrf": csrf})
+        assert hall.runtime.hall.get(table_id) is None
+        await boss.http.post("/admin/suspend", data={"id": str(player_.me["id"]),
+                                                       "csrf": csrf})
+        assert (await player_.http.get("/api/me")).status_code == 401
+        await player_.close()
+        await boss.close()

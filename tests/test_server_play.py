@@ -7,11 +7,12 @@ from typing import Any
 
 import pytest
 from hall_harness import INSTANT, Client, running_hall
-from store_support import Databases, databases  # noqa: F401  (a fixture)
+from store_support import Databases
 
 from baida.client.play import HandTracker, auto_choice
 
 pytestmark = pytest.mark.anyio
+pytest_plugins = ["store_support"]
 
 @pytest.fixture
 def anyio_backend() -> str:
@@ -55,7 +56,7 @@ async def seat_four(hall: Any, table_id: int) -> list[Client]:
 
 @pytest.mark.parametrize("ruleset", ["jiaxing", "wenling"])
 async def test_four_clients_play_a_match_to_the_end(
-    tmp_path: Path, ruleset: str, databases: Databases  # noqa: F811
+    tmp_path: Path, ruleset: str, databases: Databases
 ) -> None:
     url = None if databases.kind == "sqlite" else databases.url()
     async with running_hall(tmp_path, database=url) as hall:

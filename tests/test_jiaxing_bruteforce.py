@@ -249,7 +249,9 @@ def _reference_multipliers(req: ScoreRequest) -> dict[int, int]:
         extra = 3 if o.discard_win_payment == "discarder_three_shares" else 1
     out = {}
     for p, m in plain.items():
-        if o.rob_with_chengbao == "additive":
+        if not req.santan:  # J-A10: the modes are 承包 arithmetic; without a pair, plain
+            out[p] = extra if p == req.from_seat else 0
+        elif o.rob_with_chengbao == "additive":
             out[p] = m + extra if p == req.from_seat else m
         else:
             keep = m if m in (2, 5) else 0

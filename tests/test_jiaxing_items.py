@@ -507,6 +507,22 @@ def test_robbing_with_chengbao_absorb_and_additive():
     assert out["payments"] == {"E": -10, "S": 40, "W": -20, "N": -10}
 
 
+@pytest.mark.parametrize("mode", ["absorb", "additive"])
+@pytest.mark.parametrize("payment,discarder_pays", [
+    ("discarder_one_share", 1), ("discarder_three_shares", 3),
+])
+def test_without_a_chengbao_pair_both_modes_keep_the_plain_rule(mode, payment, discarder_pays):
+    """J-A10: the modes are 承包 arithmetic; with no pair in force only the robbed player
+    (3 shares) or the discarder (per discard_win_payment) pays, nobody else."""
+    hand = ("123p678p789p11p46p", "5p")  # 清一色 4 + 无百搭 1 = 5 tai
+    options = {"rob_with_chengbao": mode, "discard_win_payment": payment}
+    out = jx(*hand, win_by="rob_kong", options=options, **{"from": "W"})
+    assert out["payments"] == {"E": 0, "S": 15, "W": -15, "N": 0}
+    options["allow_discard_win"] = True
+    out = jx(*hand, win_by="discard", options=options, **{"from": "N"})
+    assert out["payments"] == {"E": 0, "S": 5 * discarder_pays, "W": 0, "N": -5 * discarder_pays}
+
+
 def test_robbing_a_partner():
     out = jx("123p678p789p11p46p", "5p", win_by="rob_kong", santan=[["S", "W"]],
              **{"from": "W"})

@@ -31,7 +31,7 @@ from .explain import explain
 from .phases import CLAIM, ENDED, ROB, SANTAN, TURN, WINDS  # also imported from here by others
 from .result import HandResult
 from .views import View, build_view, meld_json
-from .wall import check_wall, commitment, shuffled_wall
+from .wall import check_wall, commitment, shuffled_wall, to_kinds
 
 TILE = [tile_str(k) for k in range(42)]  # faces by kind, for the hot path
 
@@ -180,7 +180,9 @@ class Round:
     ) -> Round:
         """A hand with an explicit wall (kinds or faces, draw order, head first) and dice."""
         klass = cls._class_for(ruleset)
-        kinds = [parse_tile(t) if isinstance(t, str) else t for t in wall]
+        if isinstance(wall, str) or not isinstance(wall, list | tuple):
+            raise ValueError(f"the wall is a list of tiles, got {type(wall).__name__}")
+        kinds = to_kinds(wall, "wall")
         return klass(kwargs.pop("options", None), kinds, tuple(dice), **kwargs)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:

@@ -6,6 +6,7 @@ import pytest
 from test_engine_helpers import act, discard_drawn, pass_window, passive, scripted, snapshot
 
 from baida.engine import IllegalAction, Round
+from baida.engine.wall import wall_from_deal
 from baida.tiles import parse_tile, parse_tiles
 
 WAIT = "123m456m789m123s456s 5p"
@@ -314,3 +315,52 @@ def test_which_tiles_a_chow_makes_non_sheng(rule: str, kinds: str) -> None:
     act(rnd, "discard", 0, tile="3p")
     act(rnd, "chi", 1, tiles=["1p", "2p"])
     assert rnd.discarded_kinds == set(parse_tiles(kinds))
+
+
+# a hand waiting on 5p or 6p, holding two of each: it could 碰 either, but not on the last discard
+LAST_WAIT = "111m234m567m789p 55p66p"
+LAST_OTHERS = ["9s 1s2s3s 4s5s6s 7s8s 2m3m 4p 8m E S 9m", "9s 1s2s 4s5s6s 7s8s 3m4m 1p2p 8m W N E",
+               "9s 2s3s 4s5s 7s 2m4m 1p3p 8m W N C F S"]
+
+
+def _last_discard_of_5p() -> Round:
+    """A hand played out passively whose last drawable tile is 5p, drawn and thrown by a seat
+    other than the one waiting on 5p/6p (the 得 9s are dealt to the others: it never draws
+    one)."""
+    for shift in range(4):
+        hands = LAST_OTHERS[:shift] + [LAST_WAIT] + LAST_OTHERS[shift:]
+        waiter = shift
+        wall = wall_from_deal("wenling", [parse_tiles(h) for h in hands],
+                              indicator=parse_tile("9s"), dealer_extra=parse_tile("C"))
+        probe = Round.from_wall("wenling", wall, (1, 2))
+        while probe.phase != "turn" or probe._can_draw():
+            passive(probe, 1) if probe.phase == "turn" else pass_window(probe)
+        if probe.turn == waiter:
+            continue
+        last = probe.head - 1  # where the last drawable tile sits; put the spare 5p there
+        spare = max(i for i, t in enumerate(wall[:probe.head]) if t == parse_tile("5p"))
+        if spare < 4 * 16 + 1:
+            continue  # every 5p but the waiter's is dealt
+        wall[spare], wall[last] = wall[last], wall[spare]
+        rnd = Round.from_wall("wenling", wall, (1, 2))
+        while rnd.phase != "turn" or rnd._can_draw():
+            passive(rnd, 1) if rnd.phase == "turn" else pass_window(rnd)
+        assert rnd.drawn[rnd.turn] == parse_tile("5p") and rnd.turn != waiter
+        act(rnd, "discard", rnd.turn, tile="5p")
+        return rnd
+    raise AssertionError("no seating puts the last draw away from the waiting hand")
+
+
+def test_on_the_last_discard_only_a_win_is_offered_and_the_refusal_says_so() -> None:
+    rnd = _last_discard_of_5p()
+    waiter = next(s for s in range(4) if rnd.cnt[s][parse_tile("5p")] == 2)
+    assert rnd.phase == "claim" and waiter in rnd.to_act
+    assert {a.type for a in rnd.legal_actions(waiter)} == {"pass", "win"}
+    before = snapshot(rnd)
+    # docs/engine.md: "on a discard made at that point only win may be claimed"; the refusal
+    # says that, not "you passed on 碰" (nothing was passed)
+    with pytest.raises(IllegalAction, match="^only 和 may be claimed on the last discard$"):
+        act(rnd, "pon", waiter)
+    assert snapshot(rnd) == before
+    act(rnd, "win", waiter)
+    assert rnd.result.winner == waiter and rnd.result.win_by == "discard"

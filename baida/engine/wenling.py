@@ -126,6 +126,11 @@ class WenlingRound(Round):
             return "you discarded a 得: you cannot win in this hand"
         return "a special tile in your hand is not exposed: no win"
 
+    def _no_lazi_reason(self, seat: int) -> str:
+        if self._win_blocked(seat):
+            return self._blocked_reason(seat)
+        return "your hand holds no 腊子"
+
     def _extra_turn_actions(self, seat: int) -> list[Action]:
         if self._win_blocked(seat) or not self._lazi_shape(seat):
             return []

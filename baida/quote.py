@@ -26,3 +26,11 @@ def quote(value: Any, limit: int = LIMIT) -> str:
         return _SHORT.repr(value)
     except (ValueError, RecursionError):  # e.g. an integer past Python's digit limit
         return f"a {type(value).__name__}"
+
+
+def name_of(key: Any, limit: int = LIMIT) -> str:
+    """A field or option name from the input, as a message shows it: as it is when short and
+    printable, else quoted and cut."""
+    if isinstance(key, str) and len(key) <= limit and key.isprintable():
+        return key
+    return quote(key, limit)

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from ..evaluator import is_complete
 from ..hand import Hand, Meld
+from ..quote import quote
 from ..rules.options import (
     JiaxingOptions,
     OptionError,
@@ -95,7 +96,7 @@ class Round:
         if len(dice) != 2 or not all(
             isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice
         ):
-            raise ValueError(f"dice are two numbers 1-6, got {dice!r}")
+            raise ValueError(f"dice are two numbers 1-6, got {quote(dice)}")
         if dealer not in (0, 1, 2, 3) or round_wind not in (0, 1, 2, 3):
             raise ValueError("dealer and round_wind are 0-3")
         self.dice = (dice[0], dice[1])
@@ -158,12 +159,12 @@ class Round:
     def _class_for(cls, ruleset: str) -> type[Round]:
         if cls is not Round:
             if ruleset != cls.ruleset:
-                raise ValueError(f"{cls.__name__} plays {cls.ruleset!r}, not {ruleset!r}")
+                raise ValueError(f"{cls.__name__} plays {quote(cls.ruleset)}, not {quote(ruleset)}")
             return cls
         from . import jiaxing, wenling  # noqa: F401  (register the rulesets)
 
         if ruleset not in _REGISTRY:
-            raise ValueError(f"unknown ruleset {ruleset!r}; expected 'jiaxing' or 'wenling'")
+            raise ValueError(f"unknown ruleset {quote(ruleset)}; expected 'jiaxing' or 'wenling'")
         return _REGISTRY[ruleset]
 
     @classmethod

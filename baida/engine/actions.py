@@ -20,8 +20,9 @@ CHI, PON, MKONG, PASS = "chi", "pon", "mkong", "pass"
 CONTINUE, GIVE_UP = "continue", "give_up"
 
 ACTION_TYPES = (DISCARD, WIN, AKONG, BUKONG, LAZI, CHI, PON, MKONG, PASS, CONTINUE, GIVE_UP)
-_WITH_TILE = (DISCARD, AKONG, BUKONG)
-_WITH_TILES = (CHI,)
+_TYPE_SET = frozenset(ACTION_TYPES)
+_WITH_TILE = frozenset((DISCARD, AKONG, BUKONG))
+_WITH_TILES = frozenset((CHI,))
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +40,7 @@ class Action:
 
     def __post_init__(self) -> None:
         kind = self.type
-        if not isinstance(kind, str) or kind not in ACTION_TYPES:
+        if type(kind) is not str or kind not in _TYPE_SET:
             raise MalformedAction(
                 f"unknown action type {quote(kind)}; expected one of {', '.join(ACTION_TYPES)}"
             )
@@ -48,14 +49,22 @@ class Action:
             raise MalformedAction(f"action 'seat' must be 0-3 (an integer), got {quote(seat)}")
         tile = self.tile
         if kind in _WITH_TILE:
-            if tile is None:
-                raise MalformedAction(f"a {kind} action needs 'tile'")
             if type(tile) is not int or not 0 <= tile < NUM_ALL_KINDS:
+                if tile is None:
+                    raise MalformedAction(f"a {kind} action needs 'tile'")
                 object.__setattr__(self, "tile", _kind(tile, kind))
         elif tile is not None:
             raise MalformedAction(f"a {kind} action takes no 'tile'")
         tiles = self.tiles
         if kind in _WITH_TILES:
+            if (
+                type(tiles) is tuple
+                and len(tiles) == 2
+                and type(tiles[0]) is int
+                and type(tiles[1]) is int
+                and 0 <= tiles[0] <= tiles[1] < NUM_ALL_KINDS
+            ):
+                return  # already two sorted kinds: the engine's own chi options
             if isinstance(tiles, str | bytes) or not isinstance(tiles, Sequence) or len(tiles) != 2:
                 raise MalformedAction(
                     "a chi action needs 'tiles': the two own tiles, e.g. ('3m', '4m'),"

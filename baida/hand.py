@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .quote import quote
 from .tiles import WILD, TileError, format_tiles, parse_tiles, tile_str
 
 MELD_KINDS = ("chi", "pon", "mkong", "akong", "bukong")
@@ -54,7 +55,7 @@ class Meld:
 def make_meld(kind: str, tiles: list[int] | tuple[int, ...], from_seat: int | None = None) -> Meld:
     """Build a meld, checking that ``tiles`` make the meld ``kind`` says."""
     if kind not in MELD_KINDS:
-        raise MeldError(f"unknown meld kind {kind!r}; expected one of {', '.join(MELD_KINDS)}")
+        raise MeldError(f"unknown meld kind {quote(kind)}; expected one of {', '.join(MELD_KINDS)}")
     tiles = tuple(tiles)
     if WILD in tiles:
         raise MeldError("a wild tile cannot be used in 吃/碰/杠")
@@ -63,14 +64,14 @@ def make_meld(kind: str, tiles: list[int] | tuple[int, ...], from_seat: int | No
     if kind == "chi":
         ordered = tuple(sorted(tiles))
         if len(ordered) != 3:
-            raise MeldError(f"a chi needs three tiles, got {format_tiles(tiles)!r}")
+            raise MeldError(f"a chi needs three tiles, got {quote(format_tiles(tiles))}")
         first = ordered[0]
         if first >= 27 or first % 9 > 6 or ordered != (first, first + 1, first + 2):
-            raise MeldError(f"{format_tiles(tiles)!r} is not a sequence of one suit")
+            raise MeldError(f"{quote(format_tiles(tiles))} is not a sequence of one suit")
         return Meld(kind, ordered, from_seat)
     size = 3 if kind == "pon" else 4
     if len(set(tiles)) != 1:
-        raise MeldError(f"a {kind} needs identical tiles, got {format_tiles(tiles)!r}")
+        raise MeldError(f"a {kind} needs identical tiles, got {quote(format_tiles(tiles))}")
     if len(tiles) not in (1, size):
         raise MeldError(f"a {kind} holds {size} tiles, got {len(tiles)}")
     return Meld(kind, (tiles[0],) * size, from_seat)
@@ -83,11 +84,13 @@ def parse_meld(text: str) -> Meld:
     kind, _, body = text.strip().partition(" ")
     if kind not in MELD_KINDS:
         expected = ", ".join(MELD_KINDS)
-        raise MeldError(f"unknown meld kind {kind!r} in {text!r}; expected one of {expected}")
+        raise MeldError(
+            f"unknown meld kind {quote(kind)} in {quote(text)}; expected one of {expected}"
+        )
     try:
         tiles = parse_tiles(body)
     except TileError as exc:
-        raise MeldError(f"meld {text!r}: {exc}") from None
+        raise MeldError(f"meld {quote(text)}: {exc}") from None
     return make_meld(kind, tiles)
 
 

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from .quote import quote
+
 NUM_KINDS = 34  # suit and honour kinds (what a hand evaluator sees)
 NUM_ALL_KINDS = 42  # including the eight flowers
 WILD = 42
@@ -111,7 +113,7 @@ def tile_str(kind: int) -> str:
         return HONOUR_LETTERS[kind - 27]
     if 34 <= kind < 42:
         return f"f{kind - 33}"
-    raise TileError(f"not a tile kind: {kind!r}")
+    raise TileError(f"not a tile kind: {quote(kind)}")
 
 
 def tile_name(kind: int, lang: str = "zh") -> str:
@@ -127,14 +129,14 @@ def tile_name(kind: int, lang: str = "zh") -> str:
         return (_HONOUR_ZH if lang == "zh" else _HONOUR_EN)[kind - 27]
     if kind < 42:
         return (_FLOWER_ZH if lang == "zh" else _FLOWER_EN)[kind - 34]
-    raise TileError(f"not a tile kind: {kind!r}")
+    raise TileError(f"not a tile kind: {quote(kind)}")
 
 
 def parse_tile(text: str) -> int:
     """Exactly one tile: '5m', 'E', 'f3' or '*'."""
     tiles = parse_tiles(text)
     if len(tiles) != 1:
-        raise TileError(f"expected one tile, got {text!r}")
+        raise TileError(f"expected one tile, got {quote(text)}")
     return tiles[0]
 
 
@@ -157,32 +159,33 @@ def parse_tiles(text: str) -> list[int]:
             continue
         if ch in SUIT_LETTERS:
             if not pending:
-                raise TileError(f"suit letter {ch!r} without numbers in {text!r}")
+                raise TileError(f"suit letter {quote(ch)} without numbers in {quote(text)}")
             base = SUIT_LETTERS.index(ch) * 9
             out.extend(base + r - 1 for r in pending)
             pending.clear()
             i += 1
             continue
         if ch not in HONOUR_LETTERS and ch not in "f*":
-            raise TileError(f"unknown tile character {ch!r} in {text!r}")
+            raise TileError(f"unknown tile character {quote(ch)} in {quote(text)}")
         if pending:
             digits = "".join(map(str, pending))
-            raise TileError(f"numbers {digits!r} without a suit letter in {text!r}")
+            raise TileError(f"numbers {quote(digits)} without a suit letter in {quote(text)}")
         if ch == "f":
             if i + 1 < n and text[i + 1] in "12345678":
                 out.append(FLOWER_FIRST + int(text[i + 1]) - 1)
                 i += 2
                 continue
-            raise TileError(f"a flower is f1-f8, bad flower in {text!r}")
+            raise TileError(f"a flower is f1-f8, bad flower in {quote(text)}")
         if ch in HONOUR_LETTERS:
             out.append(27 + HONOUR_LETTERS.index(ch))
         elif ch == "*":
             out.append(WILD)
         else:
-            raise TileError(f"unknown tile character {ch!r} in {text!r}")
+            raise TileError(f"unknown tile character {quote(ch)} in {quote(text)}")
         i += 1
     if pending:
-        raise TileError(f"numbers {''.join(map(str, pending))!r} without a suit letter in {text!r}")
+        digits = "".join(map(str, pending))
+        raise TileError(f"numbers {quote(digits)} without a suit letter in {quote(text)}")
     return out
 
 

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import pytest
+from test_engine_wenling import D_KINDS, DE_FACE_KEEP, DE_FACE_WAIT, bao_round, bao_until_5p
 
 from baida.bots.arena import BotTally, engine_seed, play_hand
 from baida.bots.features import read_view
 from baida.bots.policy import LADDER, UnknownBot, bot_names, make_bot
+from baida.bots.random_bot import RandomBot
+from baida.bots.strong import StrongBot
 from baida.bots.tuoguan import TuoguanBot, safe_action
 from baida.engine import Round
+from baida.tiles import parse_tile
 
 
 @pytest.mark.parametrize("ruleset", ["jiaxing", "wenling"])
@@ -124,3 +128,38 @@ def test_bots_read_the_table_options_from_the_view() -> None:
     short = Round.from_seed("wenling", seed=bytes(32), options={"huangpai_pairs": 0})
     wenling = read_view(short.view(0))
     assert Planner(wenling).draws_left() == (wenling.wall_remaining - 1) // 4
+
+
+def test_strong_bots_baosanjia_exemption_is_the_engines() -> None:
+    """The 包三家 exemption the bot predicts is the engine's: a hand is ready only with a wait it
+    can still draw (docs/evaluator.md), the same test on both sides."""
+    five = parse_tile("5p")
+    for hand, indicator, keep, exempt in [
+        ("1p1p1p1p 7p7p7p EEE SSS WWW", "9s", D_KINDS, True),  # only wait: a fifth 1p
+        (DE_FACE_WAIT, "5s", DE_FACE_KEEP, True),  # only wait: 5s, the 得's face
+        (DE_FACE_WAIT, "9s", DE_FACE_KEEP, False),  # waits on 5s, which can come
+    ]:
+        rnd = bao_round(hand, extra="5m", indicator=indicator, keep=keep)
+        bao_until_5p(rnd, "5m", keep)
+        assert StrongBot._exempt(read_view(rnd.view(0)), five) is exempt, hand
+    compared = 0
+    for seed in range(6):
+        rnd = Round.from_seed("wenling", f"exempt-{seed}".encode(),
+                              options={"sheng_chow_rule": "claimed_tile"})
+        bot = RandomBot(seed)
+        while not rnd.ended:
+            seat = rnd.to_act[0]
+            legal = rnd.legal_actions(seat)
+            if rnd.phase == "turn" and rnd.sheng_phase:
+                seen = read_view(rnd.view(seat))
+                for action in legal:
+                    tile = action.tile
+                    if action.type != "discard" or tile in rnd.wild_kinds:
+                        continue
+                    rnd.cnt[seat][tile] -= 1  # the engine judges the hand after the discard
+                    engine = rnd._exempt(seat, tile)
+                    rnd.cnt[seat][tile] += 1
+                    assert StrongBot._exempt(seen, tile) == engine, (seed, action)
+                    compared += 1
+            rnd.apply(bot.choose(rnd.view(seat), legal))
+    assert compared > 50

@@ -58,7 +58,12 @@ def test_a_table_without_chi() -> None:
 @pytest.mark.parametrize(
     "action,message",
     [
-        ({"type": "chi", "seat": 2, "tiles": ["1p", "2p"]}, "吃 only from the player on your left"),
+        # seat 2 is not asked: the same answer as when no window is open (who else may claim
+        # is private), whatever it sends
+        ({"type": "chi", "seat": 2, "tiles": ["1p", "2p"]}, "^not your decision now$"),
+        ({"type": "pon", "seat": 2}, "^not your decision now$"),
+        ({"type": "chi", "seat": 3, "tiles": ["1p", "2p"]}, "吃 only from the player on your left"),
+        ({"type": "chi", "seat": 1, "tiles": ["1p", "4p"]}, "you cannot 吃 3p with those tiles"),
         ({"type": "win", "seat": 3}, "硬自摸: no win on a discard"),
         ({"type": "pon", "seat": 1}, "碰 needs two 3p"),
         ({"type": "discard", "seat": 3, "tile": "C"}, "answer the claim on 3p first"),

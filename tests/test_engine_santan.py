@@ -224,3 +224,77 @@ def test_second_pair_asks_the_seat_outside_every_pair_again(choice: str, m3: int
     # Seat 1 is in both pairs: its partners 0 and 2 pay 5 × 5 = 25 each. Seat 3 pays 0 if it
     # gave up (§A5.2 "players who gave up 0"), else 2 × 5 = 10 (the winner is in a relationship).
     assert result.payments == [-25, 50 + 5 * m3, -25, -5 * m3]
+
+
+# ---------------------------------------------------------------------- J-A22: 放弃, then a pair
+
+GAVE_UP_PAIR_HANDS = [
+    "3m6m 1s4s7s E S W N C F P 2s",  # dealer: discards 3m, seat 1 chows it -> pair (0, 1)
+    "1m2m 4m5m 7m8m 2s5s8s 3s6s E S",  # chows 3m, throws E
+    "123p456p789p 11p 23p",  # 清一色 waiting on 1p / 4p; chooses 放弃
+    "CC 111s 234s 567s 8s N",  # continues; pons the C seat 2 throws automatically
+]
+
+
+def _gave_up_then_paired(draws: str, **options: object):
+    """Seat 2 gives up after the pair (0, 1); its automatic discard of C is then pon-ed by
+    seat 3, which makes seat 2 half of a second pair (2, 3) (J-A22)."""
+    rnd = scripted(
+        "jiaxing",
+        GAVE_UP_PAIR_HANDS,
+        extra="5s",
+        draws=draws,
+        options={"santan_threshold": 1, **options},
+    )
+    act(rnd, "discard", 0, tile="3m")
+    act(rnd, "chi", 1, tiles=["1m", "2m"])
+    act(rnd, "give_up", 2)
+    act(rnd, "continue", 3)
+    events = act(rnd, "discard", 1, tile="E")
+    assert [(e.type, e.seat, e.data["tile"]) for e in events] == [
+        ("discard", 1, "E"), ("draw", 2, "C"), ("discard", 2, "C"),
+    ]
+    assert rnd.phase == "claim" and rnd.to_act == (3,)
+    events = act(rnd, "pon", 3)
+    # The claim on a gave-up seat's automatic discard counts like any claim: a second pair,
+    # and nobody is left to ask (every seat is in a pair or gave up).
+    assert [e.type for e in events] == ["pon", "santan"]
+    assert events[1].data == {"pair": [3, 2], "asks": []}
+    assert rnd.santan_pairs == [(0, 1), (2, 3)] and rnd.gave_up == {2}
+    assert rnd.view(None).players[2].gave_up
+    act(rnd, "discard", 3, tile="N")
+    return rnd
+
+
+def test_a_gave_up_seat_in_a_pair_pays_nothing_as_its_partner_wins() -> None:
+    # Seats 0, 1 and 2 draw and throw 5m, W, 7p (nobody claims them); seat 3 draws 8s:
+    # 碰CCC 111s 234s 567s 88s.
+    rnd = _gave_up_then_paired("C 5m W 7p 8s")
+    _until_turn_of(rnd, 3)
+    assert rnd.drawn[3] == parse_tile("8s")
+    act(rnd, "win", 3)
+    result = rnd.result
+    assert (result.winner, result.win_by) == (3, "self_draw")
+    # 混一色 2 + 红中刻 1 + 无百搭 1 = 4 tai, no fan: s = 4.
+    assert _tai(rnd) == ["无百搭", "混一色", "红中刻"] and _fans(rnd) == []
+    # J-A22: seat 2 is seat 3's 承包 partner but gave up: 放弃 wins over 承包, it pays 0.
+    # Seats 0 and 1 are in a pair (and the winner is in one): 2 × 4 = 8 each.
+    assert result.payments == [-8, -8, 0, 16]
+    assert result.score["payments"] == {"E": -8, "S": -8, "W": 0, "N": 16}
+
+
+def test_a_gave_up_seat_in_a_pair_that_wins_is_paid_five_shares_by_its_partner() -> None:
+    # Seats 0 and 1 draw and throw 5m, W; seat 2 (gaveup_can_win) draws 1p, is asked, wins:
+    # 11p 123p 123p 456p 789p.
+    rnd = _gave_up_then_paired("C 5m W 1p", gaveup_can_win=True)
+    _until_turn_of(rnd, 2)
+    assert rnd.drawn[2] == parse_tile("1p")
+    assert {a.type for a in rnd.legal_actions(2)} == {"win", "discard"}
+    act(rnd, "win", 2)
+    result = rnd.result
+    assert (result.winner, result.win_by) == (2, "self_draw")
+    # 清一色 4 + 无百搭 1 = 5 tai, no fan: s = 5.
+    assert _tai(rnd) == ["无百搭", "清一色"] and _fans(rnd) == []
+    # J-A22: its partner (seat 3) pays 5 × 5 = 25; seats 0 and 1 (a pair, and the winner is
+    # in one) 2 × 5 = 10 each.
+    assert result.payments == [-10, -10, 45, -25]

@@ -6,6 +6,7 @@ import pytest
 from test_engine_helpers import act, discard_drawn, pass_window, passive, scripted, snapshot
 
 from baida.engine import IllegalAction, Round
+from baida.engine.wall import wall_from_deal
 from baida.tiles import parse_tile, parse_tiles
 
 WAIT = "123m456m789m123s456s 5p"
@@ -158,17 +159,25 @@ BAO_OTHERS = [
 ]
 
 
-def bao_round(dealer: str, extra: str, when: int = 48, **options: object) -> Round:
-    """Seat 0 (dealer) draws 5p on draw number ``when`` and seat 1 waits on it."""
+def bao_round(
+    dealer: str,
+    extra: str,
+    when: int = 48,
+    indicator: str = "9s",
+    keep: list[int] = D_KINDS,
+    **options: object,
+) -> Round:
+    """Seat 0 (dealer) draws 5p on draw number ``when`` and seat 1 waits on it; the ``keep``
+    kinds stay 生 (only seats 2 and 3 draw them, and never throw them)."""
     hands = [dealer, *BAO_OTHERS]
     pool: dict[int, int] = {k: 4 for k in range(34)}
     for tile in parse_tiles(" ".join(hands) + extra):
         pool[tile] -= 1
     pool[parse_tile("5p")] = 0
-    pool[parse_tile("9s")] = 0
+    pool[parse_tile(indicator)] = 0
     pool[parse_tile("P")] = 0
-    plain = [k for k in range(34) if k not in D_KINDS for _ in range(pool[k])]
-    d_pool = [k for k in D_KINDS for _ in range(pool[k])]
+    plain = [k for k in range(34) if k not in keep for _ in range(pool[k])]
+    d_pool = [k for k in keep for _ in range(pool[k])]
     draws = []
     for k in range(1, when):
         seat = k % 4
@@ -180,13 +189,14 @@ def bao_round(dealer: str, extra: str, when: int = 48, **options: object) -> Rou
         "wenling",
         [parse_tiles(h) for h in hands],
         draws=draws,
-        indicator=parse_tile("9s"),
+        indicator=parse_tile(indicator),
         dealer_extra=parse_tile(extra),
     )
     return Round.from_wall("wenling", wall, (1, 2), options=options)
 
 
-def bao_play(rnd: Round, first: str) -> None:
+def bao_until_5p(rnd: Round, first: str, keep: list[int] = D_KINDS) -> None:
+    """Play until the dealer has drawn 5p (the keep kinds stay 生)."""
     act(rnd, "discard", 0, tile=first)
     five = parse_tile("5p")
     while not (rnd.phase == "turn" and rnd.turn == 0 and rnd.drawn[0] == five):
@@ -196,7 +206,11 @@ def bao_play(rnd: Round, first: str) -> None:
             discard_drawn(rnd)
         else:
             legal = [a for a in rnd.legal_actions(rnd.turn) if a.type == "discard"]
-            rnd.apply(next(a for a in legal if a.tile not in D_KINDS and a.tile != five))
+            rnd.apply(next(a for a in legal if a.tile not in keep and a.tile != five))
+
+
+def bao_play(rnd: Round, first: str, keep: list[int] = D_KINDS) -> None:
+    bao_until_5p(rnd, first, keep)
     act(rnd, "discard", 0, tile="5p")
     assert rnd.to_act == (1,)
     act(rnd, "win", 1)
@@ -218,6 +232,30 @@ def test_baosanjia_exempt_when_all_sheng_and_not_tenpai() -> None:
     rnd = bao_round(ALL_SHENG, extra="5m")
     bao_play(rnd, "5m")
     assert rnd.result.winner == 1 and rnd.result.liable is None
+
+
+def test_baosanjia_exempt_when_the_only_wait_is_dead() -> None:
+    # after throwing 5p the hand is 1111p 777p EEE SSS WWW: its only wait, 1p, is a fifth
+    # copy that cannot come, so it is not ready (docs/evaluator.md) and the exemption holds
+    rnd = bao_round("1p1p1p1p 7p7p7p EEE SSS WWW", extra="5m")
+    bao_play(rnd, "5m")
+    assert rnd.result.winner == 1 and rnd.result.liable is None
+
+
+DE_FACE_WAIT = "1p1p 7p7p7p EEE SSS WWW 4s6s"
+DE_FACE_KEEP = D_KINDS + parse_tiles("4s6s")
+
+
+def test_baosanjia_exempt_when_the_only_wait_is_the_de_face() -> None:
+    # the 得 are 5s: after throwing 5p the hand is 11p 777p EEE SSS WWW 4s6s, whose only
+    # natural wait is 5s, a tile that never comes (every in-play 5s is a 得): not ready
+    keep = DE_FACE_KEEP
+    rnd = bao_round(DE_FACE_WAIT, extra="5m", indicator="5s", keep=keep)
+    bao_play(rnd, "5m", keep)
+    assert rnd.result.winner == 1 and rnd.result.liable is None
+    liable = bao_round(DE_FACE_WAIT, extra="5m", keep=keep)
+    bao_play(liable, "5m", keep)  # the same hand with the 得 on 9s: 5s can come, ready
+    assert liable.result.liable == 0
 
 
 def test_baosanjia_exemption_can_be_switched_off() -> None:
@@ -314,3 +352,52 @@ def test_which_tiles_a_chow_makes_non_sheng(rule: str, kinds: str) -> None:
     act(rnd, "discard", 0, tile="3p")
     act(rnd, "chi", 1, tiles=["1p", "2p"])
     assert rnd.discarded_kinds == set(parse_tiles(kinds))
+
+
+# a hand waiting on 5p or 6p, holding two of each: it could 碰 either, but not on the last discard
+LAST_WAIT = "111m234m567m789p 55p66p"
+LAST_OTHERS = ["9s 1s2s3s 4s5s6s 7s8s 2m3m 4p 8m E S 9m", "9s 1s2s 4s5s6s 7s8s 3m4m 1p2p 8m W N E",
+               "9s 2s3s 4s5s 7s 2m4m 1p3p 8m W N C F S"]
+
+
+def _last_discard_of_5p() -> Round:
+    """A hand played out passively whose last drawable tile is 5p, drawn and thrown by a seat
+    other than the one waiting on 5p/6p (the 得 9s are dealt to the others: it never draws
+    one)."""
+    for shift in range(4):
+        hands = LAST_OTHERS[:shift] + [LAST_WAIT] + LAST_OTHERS[shift:]
+        waiter = shift
+        wall = wall_from_deal("wenling", [parse_tiles(h) for h in hands],
+                              indicator=parse_tile("9s"), dealer_extra=parse_tile("C"))
+        probe = Round.from_wall("wenling", wall, (1, 2))
+        while probe.phase != "turn" or probe._can_draw():
+            passive(probe, 1) if probe.phase == "turn" else pass_window(probe)
+        if probe.turn == waiter:
+            continue
+        last = probe.head - 1  # where the last drawable tile sits; put the spare 5p there
+        spare = max(i for i, t in enumerate(wall[:probe.head]) if t == parse_tile("5p"))
+        if spare < 4 * 16 + 1:
+            continue  # every 5p but the waiter's is dealt
+        wall[spare], wall[last] = wall[last], wall[spare]
+        rnd = Round.from_wall("wenling", wall, (1, 2))
+        while rnd.phase != "turn" or rnd._can_draw():
+            passive(rnd, 1) if rnd.phase == "turn" else pass_window(rnd)
+        assert rnd.drawn[rnd.turn] == parse_tile("5p") and rnd.turn != waiter
+        act(rnd, "discard", rnd.turn, tile="5p")
+        return rnd
+    raise AssertionError("no seating puts the last draw away from the waiting hand")
+
+
+def test_on_the_last_discard_only_a_win_is_offered_and_the_refusal_says_so() -> None:
+    rnd = _last_discard_of_5p()
+    waiter = next(s for s in range(4) if rnd.cnt[s][parse_tile("5p")] == 2)
+    assert rnd.phase == "claim" and waiter in rnd.to_act
+    assert {a.type for a in rnd.legal_actions(waiter)} == {"pass", "win"}
+    before = snapshot(rnd)
+    # docs/engine.md: "on a discard made at that point only win may be claimed"; the refusal
+    # says that, not "you passed on 碰" (nothing was passed)
+    with pytest.raises(IllegalAction, match="^only 和 may be claimed on the last discard$"):
+        act(rnd, "pon", waiter)
+    assert snapshot(rnd) == before
+    act(rnd, "win", waiter)
+    assert rnd.result.winner == waiter and rnd.result.win_by == "discard"

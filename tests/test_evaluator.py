@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from hypothesis_budget import examples
 
 from baida.evaluator import (
+    held_copies,
     is_complete,
     pattern_shanten,
     readings,
@@ -178,6 +179,8 @@ def test_waits_match_reference(case):
     counts, wilds = case
     expected = []
     for kind in range(34):
+        if counts[kind] == 4:
+            continue  # the hand holds all four: no fifth can come
         counts[kind] += 1
         if ref_complete(counts, wilds) if wilds < 2 else is_complete(counts, wilds):
             expected.append(kind)
@@ -248,3 +251,95 @@ def test_pattern_shanten_is_shanten_of_the_kept_tiles(case, pattern):
         ]
         chosen = None if pattern == "quanlaotou" else suit
         assert pattern_shanten(counts, wilds, 4, pattern, chosen) == shanten(kept, wilds, 4)
+
+
+# --- waits are tiles that can still come (issue 10, fix 4) --------------------------------
+
+
+def test_a_kind_held_four_times_is_no_wait():
+    counts, _ = hand("1234446666m123p")  # 6m would be a 单吊 on a fifth 6m
+    assert waits(counts) == [parse_tiles("5m")[0]]
+    assert shanten(counts, 0, 4) == 0
+    counts, _ = hand("456789m678p2222s")  # its only wait, 2s, is dead: not ready
+    assert waits(counts) == []
+    assert shanten(counts, 0, 4) == 1
+    counts, _ = hand("456789m678p2222s3s")  # throw a 2s: waits on 3s
+    assert shanten(counts, 0, 4) == 0
+
+
+def test_visible_copies_are_not_waits():
+    counts, _ = hand("123m456m789m123p5p")
+    five_p = parse_tiles("5p")[0]
+    assert waits(counts) == [five_p]
+    seen = list(counts)
+    seen[five_p] = 4  # e.g. a 碰 of 5p beside the one held, or 5p is the wild's face
+    assert waits(counts, 0, seen) == []
+    assert shanten(counts, 0, 4, seen) == 1
+    assert held_copies(counts, [(five_p,) * 3]) == seen
+    assert held_copies(counts, [], absent=[five_p]) == seen
+
+
+@st.composite
+def hands_holding_four(draw, max_wilds: int = 1):
+    """13 tiles around a kind held four times (so that dead waits are common)."""
+    four = draw(st.integers(0, 33))
+    tiles = [four] * 4
+    while len(tiles) < 13:
+        shape, tile = draw(st.sampled_from(SETS))
+        group = [tile, tile + 1, tile + 2] if shape == "seq" else [tile] * 3
+        if len(tiles) + 3 > 13:
+            group = [draw(st.integers(0, 33))]
+        tiles += group
+    counts = counts34(tiles)
+    assume(max(counts) <= 4)
+    wilds = draw(st.integers(0, max_wilds))
+    for kind in draw(st.permutations([k for k in range(34) if counts[k] and k != four]))[:wilds]:
+        counts[kind] -= 1
+    return counts, wilds
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(hands_holding_four())
+def test_ready_means_a_live_wait_and_a_dead_one_is_one_exchange_away(case):
+    counts, wilds = case
+    live = [k for k in range(34) if counts[k] < 4 and is_complete(
+        [c + (k == i) for i, c in enumerate(counts)], wilds)]
+    assert waits(counts, wilds) == live
+    value = shanten(counts, wilds, 4)
+    if live:
+        assert value == 0
+    elif value == 1 and _distance_without_dead_waits(counts, wilds) == 0:
+        # every wait is dead: throwing one tile and drawing a live one makes it ready
+        assert any(
+            shanten(_exchanged(counts, out, draw), wilds, 4, _plus(counts, draw)) == 0
+            for out in range(34) if counts[out]
+            for draw in range(34) if counts[draw] < 4
+        )
+
+
+def _distance_without_dead_waits(counts: list[int], wilds: int) -> int:
+    from baida.evaluator.core import _distance_vector
+
+    return _distance_vector(counts)[9] - wilds - 1
+
+
+def _exchanged(counts: list[int], out: int, draw: int) -> list[int]:
+    work = list(counts)
+    work[out] -= 1
+    work[draw] += 1
+    return work
+
+
+def _plus(counts: list[int], draw: int) -> list[int]:
+    work = list(counts)
+    work[draw] += 1
+    return work
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(hands_holding_four(max_wilds=0))
+def test_shanten_of_hands_holding_four_matches_mahjong_package(case):
+    """The ``mahjong`` package does not count a wait on a fifth copy either."""
+    counts, _ = case
+    reference = mahjong_shanten.Shanten().calculate_shanten_for_regular_hand(counts)
+    assert shanten(counts, 0, 4) == reference

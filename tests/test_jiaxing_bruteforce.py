@@ -85,33 +85,30 @@ def _reference_value(req: ScoreRequest, groups, n_wilds: int, faces: tuple[int, 
     round_wind = 27 + req.round_wind
     tiles: list[int] = []
     has_seq = False
-    honour_triplets: set[int] = set()
+    honour_triplets: list[int] = []  # one entry per triplet: a kind may have two (J-A18)
     pair = None
     for kind, tile in [(m.kind, m.tiles[0]) for m in req.hand.melds]:
         tiles.append(tile)
         if kind == "chi":
             has_seq = True
         elif tile >= 27:
-            honour_triplets.add(tile)
+            honour_triplets.append(tile)
     for shape, tile, wilds_in in groups:
         tiles.append(tile)
         if shape == "seq":
             has_seq = True
         elif shape == "triplet":
             if tile >= 27 and (wilds_in == 0 or o.wild_honor_triplet_tai):
-                honour_triplets.add(tile)
+                honour_triplets.append(tile)
         else:
             pair = (tile, wilds_in)
     suits = {t // 9 for t in tiles if t < 27}
     honours = any(t >= 27 for t in tiles)
     tai = 0
-    for dragon in (31, 32, 33):
-        if dragon in honour_triplets:
-            tai += 1
-    if seat_wind in honour_triplets:
-        tai += 1
-    if round_wind in honour_triplets:
-        tai += 1
+    for dragon in (31, 32, 33):  # each triplet scores its own items
+        tai += honour_triplets.count(dragon)
+    tai += honour_triplets.count(seat_wind)
+    tai += honour_triplets.count(round_wind)
     no_wild = n_wilds == 0 or (
         o.wild_as_self_is_natural and all(f == req.indicator for f in faces)
     )
@@ -249,7 +246,9 @@ def _reference_multipliers(req: ScoreRequest) -> dict[int, int]:
         extra = 3 if o.discard_win_payment == "discarder_three_shares" else 1
     out = {}
     for p, m in plain.items():
-        if o.rob_with_chengbao == "additive":
+        if not req.santan:  # J-A10: the modes are 承包 arithmetic; without a pair, plain
+            out[p] = extra if p == req.from_seat else 0
+        elif o.rob_with_chengbao == "additive":
             out[p] = m + extra if p == req.from_seat else m
         else:
             keep = m if m in (2, 5) else 0
@@ -300,13 +299,20 @@ def reference_score(req: ScoreRequest) -> dict:
 
 
 @st.composite
-def winning_inputs(draw, min_wilds: int = 0, max_wilds: int = 3):
+def winning_inputs(draw, min_wilds: int = 0, max_wilds: int = 3, plan: str | None = None):
     """(wild kind, concealed tiles, meld strings, natural counts): random sets and a pair,
-    some exposed, then some concealed tiles replaced by wilds; usually a winning shape."""
+    some exposed, then some concealed tiles replaced by wilds; usually a winning shape.
+
+    The plan ``doubled`` holds a triplet or kong of a kind (mostly an honour) and 2-3 wilds
+    that can stand for a second triplet of it (J-A18: a 5th, 6th or 7th copy)."""
     wild_kind = draw(st.integers(0, 33))
-    plan = draw(st.sampled_from(["one_suit", "one_suit", "honours", "any", "triplets"]))
+    plans = ["one_suit", "one_suit", "honours", "any", "triplets"]
+    if max_wilds >= 2:
+        plans.append("doubled")
+    if plan is None:
+        plan = draw(st.sampled_from(plans))
     suit = draw(st.integers(0, 2))
-    if plan == "one_suit":
+    if plan in ("one_suit", "doubled"):
         pool = [k for k in range(34) if (k // 9 == suit or k >= 27)]
         if draw(st.booleans()):
             pool = [k for k in pool if k < 27]
@@ -317,6 +323,9 @@ def winning_inputs(draw, min_wilds: int = 0, max_wilds: int = 3):
     else:
         pool = list(range(34))
     pool = [k for k in pool if k != wild_kind]
+    doubled = None
+    if plan == "doubled":
+        doubled = draw(st.sampled_from([k for k in pool if k >= 27] * 3 + pool))
     counts = [0] * 34
     concealed: list[int] = []
     melds: list[str] = []
@@ -324,13 +333,24 @@ def winning_inputs(draw, min_wilds: int = 0, max_wilds: int = 3):
     for g in range(5):
         pair = g == 4
         size = 2 if pair else 3
+        if doubled is not None and g == 1:
+            # 2-3 wilds (and the last natural copy, if any is left) read as a second triplet
+            n = draw(st.integers(2, min(3, max_wilds)))
+            if counts[doubled] >= 4:
+                n = 3 if max_wilds >= 3 else 0
+            if n:
+                concealed.extend([WILD] * n + [doubled] * (3 - n))
+                counts[doubled] += 3 - n
+                continue
         starts = [k for k in pool if k < 27 and k % 9 <= 6 and k + 1 in pool and k + 2 in pool
                   and counts[k] < 4 and counts[k + 1] < 4 and counts[k + 2] < 4]
         kinds = [k for k in pool if counts[k] <= 4 - size]
         use_seq = not pair and plan != "triplets" and bool(starts) and draw(st.booleans())
         if not use_seq and not kinds:
             use_seq = bool(starts) and not pair
-        if use_seq:
+        if doubled is not None and g == 0:
+            use_seq, tiles = False, [doubled] * 3
+        elif use_seq:
             s = draw(st.sampled_from(starts))
             tiles = [s, s + 1, s + 2]
         elif kinds:
@@ -381,10 +401,17 @@ def jiaxing_requests(
     min_wilds: int = 0,
     max_wilds: int = 3,
     win_bys: tuple[str, ...] = ("self_draw", "self_draw", "self_draw", "discard", "rob_kong"),
+    plan: str | None = None,
 ):
     """A Jiaxing scoring input (a JSON object) with random options, flags and 承包 pairs."""
-    wild_kind, tiles, melds, counts = draw(winning_inputs(min_wilds, max_wilds))
+    wild_kind, tiles, melds, counts = draw(winning_inputs(min_wilds, max_wilds, plan))
     winner = draw(st.integers(0, 3))
+    round_wind = draw(st.sampled_from(SEATS))
+    held_winds = [k - 27 for k in range(27, 31) if counts[k] >= 3 or f" {tile_str(k)}" in
+                  " ".join(melds)]
+    if held_winds and draw(st.booleans()):  # a held wind is often both 门风 and 风圈
+        winner = draw(st.sampled_from(held_winds))
+        round_wind = SEATS[winner]
     win_by = draw(st.sampled_from(win_bys))
     if win_by == "rob_kong":
         # the robbed tile is the only natural copy of its kind in the winner's hand
@@ -431,7 +458,7 @@ def jiaxing_requests(
         "options": options,
         "indicator": tile_str(wild_kind),
         "winner": SEATS[winner],
-        "round_wind": draw(st.sampled_from(SEATS)),
+        "round_wind": round_wind,
         "base": draw(st.sampled_from([1, 1, 2, 5])),
         "carry_pool": draw(st.sampled_from([0, 0, 1, 3])),
         "hand": {"concealed": "".join(tile_str(t) for t in tiles), "melds": melds},
@@ -515,6 +542,30 @@ def test_scorer_matches_reference_three_wilds(obj):
 @settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(jiaxing_requests(min_wilds=1, max_wilds=2, win_bys=("rob_kong",)))
 def test_scorer_matches_reference_robbing_a_kong(obj):
+    _check(obj)
+
+
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(jiaxing_requests(min_wilds=2, max_wilds=3, plan="doubled",
+                        win_bys=("self_draw", "self_draw", "discard", "rob_kong")))
+def test_scorer_matches_reference_with_a_second_triplet_of_a_held_kind(obj):
+    """J-A18: wilds read as a second triplet of a kind held as a triplet or kong."""
+    _check(obj)
+
+
+def test_reference_reads_wilds_as_a_second_triplet_of_a_held_kind():
+    """RULES.md J-A18's own example: East seat, East round, EEE and three 百搭 read as EEE
+    score 门风 and 风圈 twice (2 + 2), beating 红中刻 (1) for the wilds."""
+    obj = {
+        "ruleset": "jiaxing", "indicator": "5m", "winner": "E", "round_wind": "E",
+        "hand": {"concealed": "EEE***123p456p9p", "melds": []}, "win_tile": "9p",
+    }
+    want = reference_score(parse_request(obj))
+    # 门风 2 + 风圈 2 + 混一色 2 = 6 tai; 三百搭 1 fan: s = 12
+    assert (want["tai_total"], want["fan_total"], want["points"]) == (6, 1, 12)
+    _check(obj)
+    obj["options"] = {"wild_fifth_copy": False}  # no 5th copy: the wilds are CCC (5 tai)
+    assert reference_score(parse_request(obj))["tai_total"] == 5
     _check(obj)
 
 

@@ -358,6 +358,33 @@ def test_no_fifth_copy_can_make_a_hand_not_win():
     assert "fifth" in out["reason"]
 
 
+def test_wilds_read_as_a_second_triplet_of_a_held_honour():
+    """J-A18 (yes): EEE and three 百搭 read as a second EEE score 门风 and 风圈 twice."""
+    east = dict(winner="E", round_wind="E", indicator="5m")
+    out = jx("EEE***123p456p9p", "9p", **east)
+    assert tai(out) == {"门风": 2, "风圈": 2, "混一色": 2}
+    assert out["tai_total"] == 6 and out["wilds"] == ["E", "E", "E"]
+    # no 5th copy: the wilds are the best other honour triplet, 红中 (5 tai)
+    out = jx("EEE***123p456p9p", "9p", options={"wild_fifth_copy": False}, **east)
+    assert tai(out) == {"红中刻": 1, "门风": 1, "风圈": 1, "混一色": 2}
+    # wild triplets that do not score (J-A8 no): the second EEE adds nothing
+    out = jx("EEE***123p456p9p", "9p", options={"wild_honor_triplet_tai": False}, **east)
+    assert tai(out) == {"门风": 1, "风圈": 1, "混一色": 2}
+
+
+@pytest.mark.parametrize("concealed,melds,item", [
+    ("C**123p456p9p", ("pon C",), "红中刻"),  # a 碰 of C, and the fourth C with two 百搭
+    ("CCCC**123p456p9p", (), "红中刻"),  # four C and two 百搭: CCC + C**
+    ("***123p456p9p", ("mkong E",), "门风"),  # a kong of E and three 百搭 (6th, 7th copy)
+])
+def test_a_held_honour_and_wilds_make_two_triplets(concealed, melds, item):
+    east = dict(winner="E", round_wind="E", indicator="5m")
+    out = jx(concealed, "9p", melds=melds, **east)
+    assert tai(out)[item] == 2
+    out = jx(concealed, "9p", melds=melds, options={"wild_fifth_copy": False}, **east)
+    assert out["legal"] is False or tai(out).get(item) == 1
+
+
 # ---------------------------------------------------------------- win methods (J-A3, J-A9)
 
 
@@ -505,6 +532,22 @@ def test_robbing_with_chengbao_absorb_and_additive():
     assert out["payments"] == {"E": -10, "S": 35, "W": -15, "N": -10}
     out = jx(*hand, **rob, options={"rob_with_chengbao": "additive"})
     assert out["payments"] == {"E": -10, "S": 40, "W": -20, "N": -10}
+
+
+@pytest.mark.parametrize("mode", ["absorb", "additive"])
+@pytest.mark.parametrize("payment,discarder_pays", [
+    ("discarder_one_share", 1), ("discarder_three_shares", 3),
+])
+def test_without_a_chengbao_pair_both_modes_keep_the_plain_rule(mode, payment, discarder_pays):
+    """J-A10: the modes are 承包 arithmetic; with no pair in force only the robbed player
+    (3 shares) or the discarder (per discard_win_payment) pays, nobody else."""
+    hand = ("123p678p789p11p46p", "5p")  # 清一色 4 + 无百搭 1 = 5 tai
+    options = {"rob_with_chengbao": mode, "discard_win_payment": payment}
+    out = jx(*hand, win_by="rob_kong", options=options, **{"from": "W"})
+    assert out["payments"] == {"E": 0, "S": 15, "W": -15, "N": 0}
+    options["allow_discard_win"] = True
+    out = jx(*hand, win_by="discard", options=options, **{"from": "N"})
+    assert out["payments"] == {"E": 0, "S": 5 * discarder_pays, "W": 0, "N": -5 * discarder_pays}
 
 
 def test_robbing_a_partner():

@@ -143,7 +143,8 @@ def test_cli_exit_2_on_bad_json_and_missing_file(tmp_path: Path, capsys) -> None
     replay_cli.add_arguments(parser)
     assert replay_cli.run(parser.parse_args([str(tmp_path / "nope.json")])) == 2
     err = capsys.readouterr().err
-    assert "not JSON" in err and "cannot read" in err
+    assert "bad JSON" in err and "cannot read" in err
+    assert all(json.loads(line)["error"] for line in err.splitlines())  # one JSON line each
 
 
 def test_bad_explicit_wall_is_named() -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..evaluator import shanten
+from ..evaluator import held_copies, waits
 from ..hand import Meld
 from .base import Claim, HeuristicBot
 from .danger import Opponent, deal_in_chance, tenpai_likelihood
@@ -127,7 +127,10 @@ class StrongBot(HeuristicBot):
             return False
         counts = list(seen.counts)
         counts[kind] -= 1
-        return shanten(counts, seen.wilds, seen.sets_needed) > 0
+        # not ready as the engine judges it: no wait it can still draw (docs/evaluator.md)
+        absent = seen.wild_faces | seen.special_faces
+        held = held_copies(counts, (m.tiles for m in seen.melds), absent)
+        return not waits(counts, seen.wilds, held)
 
     # -- claims ------------------------------------------------------------------------------
     def _hand_ev(

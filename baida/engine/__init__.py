@@ -4,7 +4,7 @@ See ``docs/engine.md``.
 """
 
 from .actions import Action
-from .errors import EngineError, IllegalAction, MalformedAction, RecordError
+from .errors import EngineError, IllegalAction, MalformedAction, RecordError, ReplayError
 from .events import Event
 from .jiaxing import JiaxingRound
 from .match import Match
@@ -24,6 +24,7 @@ __all__ = [
     "Match",
     "PlayerView",
     "RecordError",
+    "ReplayError",
     "Round",
     "View",
     "WenlingRound",

@@ -17,3 +17,7 @@ class MalformedAction(EngineError):
 
 class RecordError(EngineError):
     """A game record that cannot be read or replayed."""
+
+
+class ReplayError(RecordError):
+    """A readable record one of whose actions may not be played."""

@@ -1,11 +1,16 @@
-"""Why an action is illegal, in a player's words: the message of ``IllegalAction``.
+"""Why an action is refused, in a player's words: the message of ``IllegalAction``.
 
-Functions of a ``Round`` (its first argument), used only on the refusal path. Ruleset-specific
-refusals stay hooks of the round (``_explain_rule``, ``_blocked_reason``).
+A refusal is built only from what the sender's own view shows. A seat that has nothing to
+decide now gets one fixed answer, whatever the phase, so that it never learns who else may
+claim a discard or rob a kong, nor even whether anyone may. A seat that has a decision gets
+the reason recorded by the very code that builds its ``legal_actions``
+(``Round.refusals``), so the two cannot disagree. The texts live here; the decisions are the
+round's.
 """
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING
 
 from ..tiles import tile_str
@@ -16,105 +21,59 @@ from .phases import CLAIM, ROB, SANTAN, TURN
 if TYPE_CHECKING:
     from .round import Round
 
+Why = dict[Hashable, str]  # action type, (type, tile) or (chi, tiles) -> reason
+
+NOT_YOURS = "not your decision now"
+AFTER_CLAIM = "after 吃/碰 you must discard"
+LAST_DISCARD = "nothing may be claimed on the last discard"
+ONLY_WIN_ON_LAST = "only 和 may be claimed on the last discard"
+NO_SANTAN = "there is no 三摊 question now"
+
 
 def explain(rnd: Round, action: Action) -> str:
-    """Why ``action`` is not legal now, in a player's words."""
+    """Why ``action`` is not legal now, from what ``action.seat``'s view shows."""
     rule = rnd._explain_rule(action)
     if rule is not None:
         return rule
-    seat = action.seat
-    kind = action.type
-    waiting = rnd.to_act
-    if (
-        kind == A.CHI
-        and rnd.phase == CLAIM
-        and seat != ((rnd.window_from or 0) + 1) % 4
-        and seat != rnd.window_from
-    ):
-        return "吃 only from the player on your left (上家)"
-    if seat not in waiting:
-        if rnd.phase == TURN:
-            return f"not your turn: waiting for seat {rnd.turn}"
-        if seat in rnd.answers:
-            return "you have already answered"
-        seats = ", ".join(map(str, waiting))
-        if rnd.phase == CLAIM:
-            tile = tile_str(rnd.window_tile or 0)
-            if kind in (A.CHI, A.PON, A.MKONG, A.WIN, A.PASS):
-                return f"you have no claim on {tile}"
-            return f"not your decision now: waiting for seat(s) {seats} to answer on {tile}"
-        if rnd.phase == ROB:
-            return "you cannot rob this kong (抢杠)"
-        return "not your decision now: waiting for seat(s) " + ", ".join(map(str, waiting))
-    legal = rnd.legal_actions(seat)
-    legal_types = {a.type for a in legal}
-    if rnd.phase == SANTAN:
-        return "三摊: answer continue (坚持) or give_up (放弃)"
-    if rnd.phase in (CLAIM, ROB):
+    if action.seat not in rnd.to_act:
+        return NOT_YOURS
+    why = rnd.refusals(action.seat)
+    for key in ((action.type, action.tile), (action.type, action.tiles), action.type):
+        if key in why:
+            return why[key]
+    return f"{action.type} is not possible now"
+
+
+def phase_refusals(rnd: Round, why: Why) -> None:
+    """The reasons that follow from the phase alone, for the action types it never offers."""
+    if rnd.phase == TURN:
+        for kind in (A.CHI, A.PON, A.MKONG, A.PASS):
+            why[kind] = "there is no discard to claim: it is your turn to discard"
+        why[A.CONTINUE] = why[A.GIVE_UP] = NO_SANTAN
+    elif rnd.phase in (CLAIM, ROB):
         tile = tile_str(rnd.window_tile or 0)
-        if kind in (A.DISCARD, A.AKONG, A.BUKONG, A.LAZI):
-            return f"answer the claim on {tile} first (pass or claim it)"
-        if kind in (A.CONTINUE, A.GIVE_UP):
-            return "there is no 三摊 question now"
-        if kind == A.WIN:
-            return win_refusal(rnd, seat, "discard" if rnd.phase == CLAIM else "rob_kong")
-        if kind == A.CHI:
-            if seat != ((rnd.window_from or 0) + 1) % 4:
-                return "吃 only from the player on your left (上家)"
-            return f"you cannot 吃 {tile} with those tiles"
-        if kind == A.PON:
-            if rnd.cnt[seat][rnd.window_tile or 0] >= 2:
-                return f"you passed on 碰 of {tile}: no 碰 of it until you draw"
-            return f"碰 needs two {tile} in your hand"
-        if kind == A.MKONG:
-            if rnd.cnt[seat][rnd.window_tile or 0] >= 3:
-                return "no replacement tile left for a kong"
-            return f"明杠 needs three {tile} in your hand"
-        return "not possible now"
-    # own turn
-    if kind in (A.CHI, A.PON, A.MKONG, A.PASS):
-        return "there is no discard to claim: it is your turn to discard"
-    if kind in (A.CONTINUE, A.GIVE_UP):
-        return "there is no 三摊 question now"
-    if rnd.after_claim and kind != A.DISCARD:
-        return "after 吃/碰 you must discard"
-    if kind == A.DISCARD:
-        tile = action.tile
-        assert tile is not None
-        if tile in rnd.special_kinds:
-            return f"{tile_str(tile)} is a special tile: it cannot be played"
-        if rnd.wild[seat].count(tile) == 0 and rnd.cnt[seat][tile] == 0:
-            return f"you do not hold {tile_str(tile)}"
-        if seat in rnd.gave_up:
-            return "放弃: you must discard the tile you drew"
-        return f"you cannot discard {tile_str(tile)} now"
-    if kind == A.WIN:
-        return win_refusal(rnd, seat, "self_draw")
-    if kind == A.LAZI:
-        return "your hand holds no 腊子"
-    if kind in (A.AKONG, A.BUKONG):
-        if seat in rnd.gave_up:
-            return "放弃: you may only draw and discard"
-        if not rnd._can_draw():
-            return "no replacement tile left for a kong"
-        tile = tile_str(action.tile or 0)
-        if action.tile in rnd.wild_kinds:
-            return "a wild tile cannot be used in a kong"
-        if kind == A.AKONG:
-            return f"暗杠 needs four {tile} in your hand"
-        return f"补杠 needs your own 碰 of {tile} and the fourth {tile} in your hand"
-    return f"{kind} is not possible now (legal: {', '.join(sorted(legal_types))})"
+        if rnd.phase == CLAIM:
+            first = f"answer the claim on {tile} first (pass or claim it)"
+        else:
+            first = f"answer the 抢杠 question on {tile} first (win or pass)"
+            for kind in (A.CHI, A.PON, A.MKONG):
+                why[kind] = first
+        for kind in (A.DISCARD, A.AKONG, A.BUKONG, A.LAZI):
+            why[kind] = first
+        why[A.CONTINUE] = why[A.GIVE_UP] = NO_SANTAN
+    elif rnd.phase == SANTAN:
+        for kind in A.ACTION_TYPES:
+            why.setdefault(kind, "三摊: answer continue (坚持) or give_up (放弃)")
 
 
 def win_refusal(rnd: Round, seat: int, win_by: str) -> str:
     """Why ``seat`` may not win by ``win_by`` now (the blocking rule, or the scorer's reason)."""
     if seat in rnd.gave_up and not getattr(rnd.options, "gaveup_can_win", False):
         return "放弃: a player who gave up cannot win"
-    blocked = rnd._win_blocked(seat)
-    if blocked:
+    if rnd._win_blocked(seat):
         return rnd._blocked_reason(seat)
     if win_by == "self_draw":
-        if rnd.after_claim or rnd.drawn[seat] is None:
+        if rnd.drawn[seat] is None:
             return "you can only win on a tile you drew"
         if not rnd._complete_with(seat, None):
             return "your hand is not complete"
@@ -128,3 +87,73 @@ def win_refusal(rnd: Round, seat: int, win_by: str) -> str:
     return (
         rnd._score(seat, win_by, tile, rnd.window_from).get("reason") or "this win is not allowed"
     )
+
+
+def no_kong_reason(gave_up: bool) -> str:
+    if gave_up:
+        return "放弃: you may only draw and discard"
+    return "no replacement tile left for a kong"
+
+
+def kong_refusals(rnd: Round, seat: int, offered: Sequence[Action], why: Why) -> None:
+    """Why each kong of one's own that is not in ``offered`` is refused, kind by kind."""
+    given = {(a.type, a.tile) for a in offered}
+    for kind in range(42):
+        face = tile_str(kind)
+        if kind in rnd.wild_kinds:
+            akong = bukong = "a wild tile cannot be used in a kong"
+        elif kind in rnd.special_kinds:
+            akong = bukong = f"{face} is a special tile: it cannot be played"
+        else:
+            akong = f"暗杠 needs four {face} in your hand"
+            bukong = f"补杠 needs your own 碰 of {face} and the fourth {face} in your hand"
+        if (A.AKONG, kind) not in given:
+            why[(A.AKONG, kind)] = akong
+        if (A.BUKONG, kind) not in given:
+            why[(A.BUKONG, kind)] = bukong
+
+
+def discard_refusals(rnd: Round, seat: int, offered: Sequence[Action], why: Why) -> None:
+    """Why each discard that is not in ``offered`` is refused, kind by kind."""
+    given = {a.tile for a in offered if a.type == A.DISCARD}
+    held = set(rnd.wild[seat]) | {k for k in range(42) if rnd.cnt[seat][k]}
+    for kind in range(42):
+        if kind in given:
+            continue
+        face = tile_str(kind)
+        if kind in rnd.special_kinds:
+            why[(A.DISCARD, kind)] = f"{face} is a special tile: it cannot be played"
+        elif kind not in held:
+            why[(A.DISCARD, kind)] = f"you do not hold {face}"
+        elif seat in rnd.gave_up:
+            why[(A.DISCARD, kind)] = "放弃: you must discard the tile you drew"
+        else:
+            why[(A.DISCARD, kind)] = f"you cannot discard {face} now"
+
+
+def pon_refusal(tile: int, have: int) -> str:
+    face = tile_str(tile)
+    if have >= 2:
+        return f"you passed on 碰 of {face}: no 碰 of it until you draw"
+    return f"碰 needs two {face} in your hand"
+
+
+def mkong_refusal(tile: int, have: int) -> str:
+    if have >= 3:
+        return "no replacement tile left for a kong"
+    return f"明杠 needs three {tile_str(tile)} in your hand"
+
+
+def chi_refusal(seat: int, discarder: int, tile: int, allowed: bool) -> str:
+    """Why no 吃 at all is offered on this discard."""
+    if seat != (discarder + 1) % 4:
+        return "吃 only from the player on your left (上家)"
+    if tile >= 27:
+        return "吃 needs a suit tile"
+    if not allowed:
+        return "this table forbids 吃"
+    return f"you cannot 吃 {tile_str(tile)}"
+
+
+def chi_pair_refusal(tile: int) -> str:
+    return f"you cannot 吃 {tile_str(tile)} with those tiles"

@@ -8,7 +8,7 @@ from ..scoring.jiaxing_items import HandStart, carry_tokens
 from ..scoring.request import ScoreRequest
 from . import actions as A
 from .actions import Action
-from .round import CLAIM, ROB, Round
+from .round import Round
 
 
 class JiaxingRound(Round):
@@ -91,8 +91,9 @@ class JiaxingRound(Round):
     def _explain_rule(self, action: Action) -> str | None:
         if action.type == A.CHI and not self.options.allow_chi:
             return "this table forbids 吃"
-        if action.type == A.WIN and self.phase == CLAIM and not self.options.allow_discard_win:
-            return "硬自摸: no win on a discard"
-        if action.type == A.WIN and self.phase == ROB and action.seat in self.gave_up:
-            return "放弃: a player who gave up cannot win"
+        if action.type == A.LAZI:
+            return "腊子 is a Wenling hand"
         return None
+
+    def _no_discard_win_reason(self) -> str:
+        return "硬自摸: no win on a discard"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..quote import quote
 from ..rules.options import JiaxingOptions, options_to_json
 from ..tiles import parse_tile, tile_str
 from .actions import Action
@@ -30,7 +31,7 @@ class Match:
         self.ruleset = ruleset
         self.options = resolve_options(ruleset, options)
         if first_dealer not in (0, 1, 2, 3):
-            raise ValueError(f"first_dealer is a seat 0-3, got {first_dealer!r}")
+            raise ValueError(f"first_dealer is a seat 0-3, got {quote(first_dealer)}")
         if hands is not None and hands < 1:
             raise ValueError("a match has at least one hand")
         if rounds is not None and rounds < 1:

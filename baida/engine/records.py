@@ -5,10 +5,11 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from ..quote import name_of, quote
 from ..rules.options import OptionError, make_options, options_to_json
 from ..tiles import TileError, parse_tile, tile_str
 from .actions import Action
-from .errors import EngineError, RecordError
+from .errors import EngineError, MalformedAction, RecordError, ReplayError
 from .events import Event
 from .round import WINDS, Round
 from .wall import PROCEDURE
@@ -64,14 +65,14 @@ def _field(obj: dict[str, Any], name: str, kind: type | tuple[type, ...], defaul
         return value
     if isinstance(value, bool) and kind is int or not isinstance(value, kind):
         what = getattr(kind, "__name__", kind)
-        raise RecordError(f"record.{name}: expected {what}, got {value!r}")
+        raise RecordError(f"record.{name}: expected {what}, got {quote(value)}")
     return value
 
 
 def _seat(obj: dict[str, Any], name: str) -> int:
     value = _field(obj, name, int, 0)
     if value not in (0, 1, 2, 3):
-        raise RecordError(f"record.{name}: a seat is 0-3, got {value!r}")
+        raise RecordError(f"record.{name}: a seat is 0-3, got {quote(value)}")
     return value
 
 
@@ -81,20 +82,21 @@ def start_round(obj: Any) -> Round:
         raise RecordError(f"a record is a JSON object, not {type(obj).__name__}")
     unknown = set(obj) - _FIELDS
     if unknown:
-        raise RecordError(f"record: unknown field(s) {', '.join(sorted(unknown))}")
+        names = ", ".join(name_of(name) for name in sorted(unknown, key=str)[:3])
+        raise RecordError(f"record: unknown field(s) {names}")
     fmt = obj.get("format", FORMAT)
     if fmt != FORMAT:
-        raise RecordError(f"record.format: expected {FORMAT!r}, got {fmt!r}")
+        raise RecordError(f"record.format: expected {quote(FORMAT)}, got {quote(fmt)}")
     ruleset = obj.get("ruleset")
     if ruleset not in ("jiaxing", "wenling"):
-        raise RecordError(f"record.ruleset: expected 'jiaxing' or 'wenling', got {ruleset!r}")
+        raise RecordError(f"record.ruleset: expected 'jiaxing' or 'wenling', got {quote(ruleset)}")
     try:
         options = make_options(ruleset, _field(obj, "options", dict, None))
     except OptionError as exc:
         raise RecordError(f"record.{exc}") from None
     wind = _field(obj, "round_wind", str, "E")
     if wind not in WINDS:
-        raise RecordError(f"record.round_wind: one of E S W N, got {wind!r}")
+        raise RecordError(f"record.round_wind: one of E S W N, got {quote(wind)}")
     previous = _field(obj, "previous_wild", str, None)
     try:
         previous_kind = None if previous is None else parse_tile(previous)
@@ -121,7 +123,7 @@ def start_round(obj: Any) -> Round:
                 raise RecordError("record.seed: not a hex string") from None
             procedure = obj.get("wall_procedure", PROCEDURE)
             if procedure != PROCEDURE:
-                raise RecordError(f"record.wall_procedure: only {PROCEDURE!r} is known")
+                raise RecordError(f"record.wall_procedure: only {quote(PROCEDURE)} is known")
             given = obj.get("commitment")
             if given is not None and given != hashlib.sha256(seed).hexdigest():
                 raise RecordError("record.seed does not match record.commitment")
@@ -149,7 +151,7 @@ def start_round(obj: Any) -> Round:
 
 
 def _bad_tile(value: Any) -> int:
-    raise TileError(f"a tile is a string like '5m', got {value!r}")
+    raise TileError(f"a tile is a string like '5m', got {quote(value)}")
 
 
 class Replay:
@@ -175,25 +177,46 @@ class Replay:
         got = self.settlement or {}
         want = self.expected or {}
         return [
-            f"{key}: record has {want.get(key)!r}, replay gives {got.get(key)!r}"
+            f"{key}: record has {quote(want.get(key), 120)},"
+            f" replay gives {quote(got.get(key), 120)}"
             for key in sorted(set(got) | set(want))
             if got.get(key) != want.get(key)
         ]
 
 
-def replay(obj: Any) -> Replay:
-    """Re-run a record; ``RecordError`` when it cannot be read or an action does not replay."""
+def read_record(obj: Any) -> tuple[Round, list[Action], dict[str, Any] | None]:
+    """Everything a record says, checked before anything is played: the dealt hand, the
+    actions (well-formed, not yet known to be legal) and the settlement it claims, if any.
+    ``RecordError`` when it is not a readable record."""
     rnd = start_round(obj)
     raw_actions = obj.get("actions", [])
     if not isinstance(raw_actions, list):
-        raise RecordError("record.actions: expected a list")
-    expected = obj.get("settlement")
-    if expected is not None and not isinstance(expected, dict):
-        raise RecordError("record.settlement: expected an object")
-    events = list(rnd.events)
+        raise RecordError(f"record.actions: expected a list, got {quote(raw_actions)}")
+    actions = []
     for i, raw in enumerate(raw_actions):
         try:
-            events.extend(rnd.apply(Action.from_json(raw)))
+            actions.append(Action.from_json(raw))
+        except MalformedAction as exc:
+            raise RecordError(f"record.actions[{i}]: {exc}") from None
+    expected = obj.get("settlement")
+    if expected is not None and not isinstance(expected, dict):
+        raise RecordError(f"record.settlement: expected an object, got {quote(expected)}")
+    return rnd, actions, expected
+
+
+def replay(obj: Any) -> Replay:
+    """Re-run a record. ``RecordError`` when it is not a readable record (``read_record``);
+    ``ReplayError`` (a ``RecordError``) when one of its actions may not be played."""
+    return play_record(*read_record(obj))
+
+
+def play_record(rnd: Round, actions: list[Action], expected: dict[str, Any] | None) -> Replay:
+    """Play a read record's actions on its dealt hand (``read_record``); ``ReplayError`` when
+    one may not be played."""
+    events = list(rnd.events)
+    for i, action in enumerate(actions):
+        try:
+            events.extend(rnd.apply(action))
         except EngineError as exc:
-            raise RecordError(f"record.actions[{i}] ({raw}): {exc}") from None
+            raise ReplayError(f"record.actions[{i}] ({action}): {exc}") from None
     return Replay(rnd, events, expected)

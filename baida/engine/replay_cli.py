@@ -1,7 +1,9 @@
 """``baida replay FILE``: re-run a game record, print the hand, check its settlement.
 
 Exit status: 0 when the record replays (and its settlement, if given, matches), 1 when the
-settlement differs or an action does not replay, 2 when the file cannot be read as a record.
+settlement differs or an action may not be played, 2 when the file cannot be read as a
+record (unreadable, not UTF-8, bad JSON, a field of the wrong type, a malformed action...).
+Errors are one JSON line ``{"error": "..."}`` on standard error; never a traceback.
 """
 
 from __future__ import annotations
@@ -11,9 +13,10 @@ import json
 import sys
 from typing import Any
 
+from ..jsonin import JsonInputError, error_line, load, read_input
 from .describe import describe_event, describe_settlement
-from .errors import RecordError
-from .records import replay, start_round
+from .errors import RecordError, ReplayError
+from .records import Replay, play_record, read_record
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -25,45 +28,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _load(path: str) -> Any:
-    if path == "-":
-        return json.load(sys.stdin)
-    with open(path, encoding="utf-8") as handle:
-        return json.load(handle)
+def _error(message: str, status: int) -> int:
+    print(error_line(message), file=sys.stderr)
+    return status
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        record = _load(args.file)
-    except OSError as exc:
-        print(f"cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
-    except json.JSONDecodeError as exc:
-        print(f"{args.file} is not JSON: {exc}", file=sys.stderr)
-        return 2
+        record: Any = load(read_input(args.file))
+    except JsonInputError as exc:
+        return _error(str(exc), 2)
     try:
-        start_round(record)
+        dealt = read_record(record)
     except RecordError as exc:
-        print(f"not a valid record: {exc}", file=sys.stderr)
-        return 2
+        return _error(f"not a valid record: {exc}", 2)
     try:
-        result = replay(record)
-    except RecordError as exc:
-        print(f"the record does not replay: {exc}", file=sys.stderr)
-        return 1
-    if args.json:
-        out = {
-            "events": [e.to_json() for e in result.events],
-            "settlement": result.settlement,
-            "matches": result.matches,
-        }
-        print(json.dumps(out, ensure_ascii=False, indent=1))
-    else:
-        for event in result.events:
-            if event.type != "hand_end":
-                print(describe_event(event.to_json()))
-        for line in describe_settlement(result.settlement):
-            print(line)
+        result = play_record(*dealt)
+    except ReplayError as exc:
+        return _error(f"the record does not replay: {exc}", 1)
+    _print(result, args.json)
     if not result.matches:
         print("settlement MISMATCH:", file=sys.stderr)
         for line in result.differences():
@@ -72,3 +55,19 @@ def run(args: argparse.Namespace) -> int:
     if result.expected is None:
         print("(the record has no settlement: computed above)", file=sys.stderr)
     return 0
+
+
+def _print(result: Replay, as_json: bool) -> None:
+    if as_json:
+        out = {
+            "events": [e.to_json() for e in result.events],
+            "settlement": result.settlement,
+            "matches": result.matches,
+        }
+        print(json.dumps(out, ensure_ascii=False, indent=1))
+        return
+    for event in result.events:
+        if event.type != "hand_end":
+            print(describe_event(event.to_json()))
+    for line in describe_settlement(result.settlement):
+        print(line)

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from ..evaluator import is_complete
 from ..hand import Hand, Meld
+from ..quote import quote
 from ..rules.options import (
     JiaxingOptions,
     OptionError,
@@ -23,15 +24,16 @@ from ..rules.options import (
 from ..scoring.request import ScoreRequest
 from ..tiles import NUM_KINDS, parse_tile, tile_str
 from . import actions as A
+from . import explain as reasons
 from . import settle
 from .actions import Action
 from .errors import IllegalAction, MalformedAction
 from .events import Event
-from .explain import explain
+from .explain import Why, explain
 from .phases import CLAIM, ENDED, ROB, SANTAN, TURN, WINDS  # also imported from here by others
 from .result import HandResult
 from .views import View, build_view, meld_json
-from .wall import check_wall, commitment, shuffled_wall
+from .wall import check_wall, commitment, shuffled_wall, to_kinds
 
 TILE = [tile_str(k) for k in range(42)]  # faces by kind, for the hot path
 
@@ -94,7 +96,7 @@ class Round:
         if len(dice) != 2 or not all(
             isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice
         ):
-            raise ValueError(f"dice are two numbers 1-6, got {dice!r}")
+            raise ValueError(f"dice are two numbers 1-6, got {quote(dice)}")
         if dealer not in (0, 1, 2, 3) or round_wind not in (0, 1, 2, 3):
             raise ValueError("dealer and round_wind are 0-3")
         self.dice = (dice[0], dice[1])
@@ -157,12 +159,12 @@ class Round:
     def _class_for(cls, ruleset: str) -> type[Round]:
         if cls is not Round:
             if ruleset != cls.ruleset:
-                raise ValueError(f"{cls.__name__} plays {cls.ruleset!r}, not {ruleset!r}")
+                raise ValueError(f"{cls.__name__} plays {quote(cls.ruleset)}, not {quote(ruleset)}")
             return cls
         from . import jiaxing, wenling  # noqa: F401  (register the rulesets)
 
         if ruleset not in _REGISTRY:
-            raise ValueError(f"unknown ruleset {ruleset!r}; expected 'jiaxing' or 'wenling'")
+            raise ValueError(f"unknown ruleset {quote(ruleset)}; expected 'jiaxing' or 'wenling'")
         return _REGISTRY[ruleset]
 
     @classmethod
@@ -180,7 +182,9 @@ class Round:
     ) -> Round:
         """A hand with an explicit wall (kinds or faces, draw order, head first) and dice."""
         klass = cls._class_for(ruleset)
-        kinds = [parse_tile(t) if isinstance(t, str) else t for t in wall]
+        if isinstance(wall, str) or not isinstance(wall, list | tuple):
+            raise ValueError(f"the wall is a list of tiles, got {type(wall).__name__}")
+        kinds = to_kinds(wall, "wall")
         return klass(kwargs.pop("options", None), kinds, tuple(dice), **kwargs)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -259,8 +263,16 @@ class Round:
         return None
 
     def _explain_rule(self, action: Action) -> str | None:
-        """A ruleset-level refusal, whatever the state (e.g. 'this table forbids 吃')."""
+        """A table-level refusal that holds in every phase (e.g. 'this table forbids 吃')."""
         return None
+
+    def _no_discard_win_reason(self) -> str:
+        """Why no win on a discard is ever offered (when ``_discard_win_allowed`` is false)."""
+        return "no win on a discard at this table"
+
+    def _no_lazi_reason(self, seat: int) -> str:
+        """Why ``lazi`` is not offered on the seat's turn."""
+        return "腊子 is not part of this ruleset"
 
     def _blocked_reason(self, seat: int) -> str:
         """Why ``_win_blocked`` holds, in a player's words."""
@@ -401,14 +413,20 @@ class Round:
         self._legal[seat] = out
         return list(out)
 
-    def _turn_actions(self, seat: int) -> list[Action]:
+    def _turn_actions(self, seat: int, why: Why | None = None) -> list[Action]:
+        """The own-turn options; with ``why``, also why each other candidate is not one."""
         out: list[Action] = []
         counts = self.cnt[seat]
         gave_up = seat in self.gave_up
         if not self.after_claim:
             if self._can_win_self(seat):
                 out.append(_SIMPLE[A.WIN][seat])
-            out.extend(self._extra_turn_actions(seat))
+            elif why is not None:
+                why[A.WIN] = reasons.win_refusal(self, seat, "self_draw")
+            extra = self._extra_turn_actions(seat)
+            out.extend(extra)
+            if why is not None and not extra:
+                why[A.LAZI] = self._no_lazi_reason(seat)
             if not gave_up and self._can_draw():
                 if 4 in counts:
                     akong = _AKONG[seat]
@@ -419,19 +437,28 @@ class Round:
                 for meld in self.melds[seat]:
                     if meld.kind == "pon" and counts[meld.tiles[0]]:
                         out.append(_BUKONG[seat][meld.tiles[0]])
+                if why is not None:
+                    reasons.kong_refusals(self, seat, out, why)
+            elif why is not None:
+                why[A.AKONG] = why[A.BUKONG] = reasons.no_kong_reason(gave_up)
+        elif why is not None:
+            for kind in (A.WIN, A.LAZI, A.AKONG, A.BUKONG):
+                why[kind] = reasons.AFTER_CLAIM
         discard = _DISCARD[seat]
         if gave_up:
             drawn = self.drawn[seat]
             assert drawn is not None
             out.append(discard[drawn])
-            return out
-        if self.special_kinds:
-            specials = self.special_kinds
-            out += [discard[k] for k in range(42) if counts[k] and k not in specials]
         else:
-            out += [discard[k] for k in range(NUM_KINDS) if counts[k]]
-        if self.wild[seat]:
-            out.extend(discard[face] for face in sorted(set(self.wild[seat])))
+            if self.special_kinds:
+                specials = self.special_kinds
+                out += [discard[k] for k in range(42) if counts[k] and k not in specials]
+            else:
+                out += [discard[k] for k in range(NUM_KINDS) if counts[k]]
+            if self.wild[seat]:
+                out.extend(discard[face] for face in sorted(set(self.wild[seat])))
+        if why is not None:
+            reasons.discard_refusals(self, seat, out, why)
         return out
 
     def _can_win_self(self, seat: int) -> bool:
@@ -448,32 +475,73 @@ class Round:
         return bool(self._score(seat, win_by, tile, from_seat)["legal"])
 
     def _claim_options(
-        self, seat: int, discarder: int, tile: int, last: bool, can_draw: bool
+        self,
+        seat: int,
+        discarder: int,
+        tile: int,
+        last: bool,
+        can_draw: bool,
+        why: Why | None = None,
     ) -> list[Action]:
+        """A seat's claims on a discard (empty: it is not asked); with ``why``, also why each
+        claim it does not get is not one."""
         if seat in self.gave_up:
             return []
         have = self.cnt[seat][tile]
         chi_seat = seat == (discarder + 1) % 4 and tile < 27
         win_allowed = self._discard_win_allowed()
-        if have < 2 and not chi_seat and not win_allowed:
+        if have < 2 and not chi_seat and not win_allowed and why is None:
             return []  # the common case, decided without building anything
         out: list[Action] = []
         win_ok, meld_ok = (True, True) if not last else self._claims_on_last()
         if win_ok and win_allowed and self._can_win_on(seat, tile, "discard", discarder):
             out.append(_SIMPLE[A.WIN][seat])
+        elif why is not None:
+            why[A.WIN] = (
+                self._no_discard_win_reason() if not win_allowed
+                else reasons.LAST_DISCARD if not win_ok
+                else reasons.win_refusal(self, seat, "discard")
+            )
         if meld_ok:
             if have >= 2 and self._may_pon(seat, tile):
                 out.append(_SIMPLE[A.PON][seat])
+            elif why is not None:
+                why[A.PON] = reasons.pon_refusal(tile, have)
             if have >= 3 and can_draw:
                 out.append(_SIMPLE[A.MKONG][seat])
+            elif why is not None:
+                why[A.MKONG] = reasons.mkong_refusal(tile, have)
             if chi_seat and self._chi_allowed():
                 counts = self.cnt[seat]
                 for pair in _CHI_SHAPES[tile]:
                     if counts[pair[0]] and counts[pair[1]]:
                         out.append(Action(A.CHI, seat, None, pair))
+                if why is not None:
+                    why[A.CHI] = reasons.chi_pair_refusal(tile)
+            elif why is not None:
+                why[A.CHI] = reasons.chi_refusal(seat, discarder, tile, self._chi_allowed())
+        elif why is not None:
+            reason = reasons.ONLY_WIN_ON_LAST if win_ok else reasons.LAST_DISCARD
+            why[A.PON] = why[A.MKONG] = why[A.CHI] = reason
         if out:
             out.insert(0, _SIMPLE[A.PASS][seat])
         return out
+
+    def refusals(self, seat: int) -> Why:
+        """Why each action the seat might send now is refused, from the code that builds its
+        ``legal_actions``: keys are an action type, or (type, tile) / (chi, tiles) for one
+        tile. Only for a seat in ``to_act`` (the others have nothing to decide)."""
+        why: Why = {}
+        if self.phase == TURN:
+            self._turn_actions(seat, why)
+        elif self.phase == CLAIM:
+            assert self.window_from is not None and self.window_tile is not None
+            can_draw = self._can_draw()
+            self._claim_options(
+                seat, self.window_from, self.window_tile, not can_draw, can_draw, why
+            )
+        reasons.phase_refusals(self, why)
+        return why
 
     # ------------------------------------------------------------------ apply
 

@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 from ..hand import Meld
+from ..quote import quote
 from ..rules.options import options_to_json
 from ..tiles import tile_str
 from .errors import MalformedAction
@@ -96,7 +97,7 @@ class View:
 def build_view(rnd: Round, seat: int | None) -> View:
     """What ``seat`` may see (None: a spectator); the wall and an unrevealed seed never."""
     if seat is not None and seat not in (0, 1, 2, 3):
-        raise ValueError(f"a seat is 0-3 or None, got {seat!r}")
+        raise ValueError(f"a seat is 0-3 or None, got {quote(seat)}")
     ended = rnd.phase == ENDED
     players = []
     for s in range(4):

@@ -13,7 +13,17 @@ import hashlib
 import struct
 from collections.abc import Iterable
 
-from ..tiles import FLOWERS, NUM_KINDS, format_tiles, tile_str
+from ..quote import quote
+from ..tiles import (
+    FLOWERS,
+    NUM_ALL_KINDS,
+    NUM_KINDS,
+    TileError,
+    format_tiles,
+    parse_tile,
+    parse_tiles,
+    tile_str,
+)
 
 PROCEDURE = "baida-wall-v1"
 _WORD = 1 << 64
@@ -72,6 +82,32 @@ def commitment(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
+def to_kind(tile: int | str, what: str) -> int:
+    """One tile given as a kind (0-41) or a face (``"5m"``); ValueError naming ``what``."""
+    if isinstance(tile, str):
+        try:
+            kind = parse_tile(tile)
+        except TileError as exc:
+            raise ValueError(f"{what}: {exc}") from None
+    elif type(tile) is int:
+        kind = tile
+    else:
+        raise ValueError(f"{what}: a tile is a kind 0-41 or a face like '5m', got {quote(tile)}")
+    if not 0 <= kind < NUM_ALL_KINDS:
+        raise ValueError(f"{what}: not a tile of the wall: {quote(tile)}")
+    return kind
+
+
+def to_kinds(tiles: Iterable[int | str] | str, what: str) -> list[int]:
+    """Tiles given as kinds or faces, or as one notation string (``"123m EE"``)."""
+    if isinstance(tiles, str):
+        try:
+            return [to_kind(k, what) for k in parse_tiles(tiles)]
+        except TileError as exc:
+            raise ValueError(f"{what}: {exc}") from None
+    return [to_kind(tile, what) for tile in tiles]
+
+
 def check_wall(ruleset: str, wall: Iterable[int]) -> list[int]:
     """Check that ``wall`` is exactly the ruleset's tile set (in any order); return it as a list."""
     wall = list(wall)
@@ -94,21 +130,32 @@ def check_wall(ruleset: str, wall: Iterable[int]) -> list[int]:
     return wall
 
 
+Tiles = list[int] | list[str] | list[int | str] | str
+
+
 def wall_from_deal(
     ruleset: str,
-    hands: list[list[int]],
-    draws: list[int] | None = None,
-    tail: list[int] | None = None,
-    indicator: int | None = None,
-    dealer_extra: int | None = None,
+    hands: list[Tiles],
+    draws: Tiles | None = None,
+    tail: Tiles | None = None,
+    indicator: int | str | None = None,
+    dealer_extra: int | str | None = None,
 ) -> list[int]:
     """Build a full wall that deals ``hands`` (in turn order from the dealer, 13/16 tiles each).
 
     ``dealer_extra`` is the dealer's 14th/17th tile, ``draws`` the following draws from the
     head in order, ``tail`` the replacement tiles taken from the tail in order (first = the
     first replacement), ``indicator`` the flipped tile (the very last tile). Any tiles not
-    named fill the middle of the wall in canonical order. For scripted hands.
+    named fill the middle of the wall in canonical order. For scripted hands. Tiles are kinds
+    or faces (``"5m"``), like ``Round.from_wall``'s; a list may also be one notation string.
     """
+    hands = [to_kinds(hand, f"wall_from_deal: hand {i}") for i, hand in enumerate(hands)]
+    draws = to_kinds(draws or [], "wall_from_deal: draws")
+    tail = to_kinds(tail or [], "wall_from_deal: tail")
+    if indicator is not None:
+        indicator = to_kind(indicator, "wall_from_deal: indicator")
+    if dealer_extra is not None:
+        dealer_extra = to_kind(dealer_extra, "wall_from_deal: dealer_extra")
     pool = tile_set(ruleset)
     remaining: dict[int, int] = {}
     for kind in pool:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..evaluator import waits
+from ..evaluator import held_copies, waits
 from ..hand import Hand, Meld
 from ..rules.options import WenlingOptions
 from ..rules.wenling_tiles import wenling_wilds_and_specials
@@ -98,14 +98,21 @@ class WenlingRound(Round):
         self.discarded_kinds.add(tile)
 
     def _exempt(self, seat: int, tile: int) -> bool:
-        """包三家 exemption: the hand before the discard was all 生牌 and is not tenpai after it."""
+        """包三家 exemption: the hand before the discard was all 生牌 and is not ready after it."""
         if not self.options.baosanjia_exemption:
             return False
         counts = self.cnt[seat]
         for kind in range(NUM_KINDS):
             if counts[kind] and kind in self.discarded_kinds and kind not in self.special_kinds:
                 return False
-        return not waits(counts[:NUM_KINDS], len(self.wild[seat]))
+        # ready: a wait it can still draw (not one whose four copies it holds, nor the 得's
+        # or a special's face, which never come as natural tiles)
+        held = held_copies(
+            counts[:NUM_KINDS],
+            (meld.tiles for meld in self.melds[seat]),
+            self.wild_kinds | self.special_kinds,
+        )
+        return not waits(counts[:NUM_KINDS], len(self.wild[seat]), held)
 
     def _on_claim(self, claimer: int, discarder: int, meld: Meld) -> list[int]:
         self.claim_counts[claimer][discarder] += 1
@@ -125,6 +132,11 @@ class WenlingRound(Round):
         if self.discarded_wild[seat]:
             return "you discarded a 得: you cannot win in this hand"
         return "a special tile in your hand is not exposed: no win"
+
+    def _no_lazi_reason(self, seat: int) -> str:
+        if self._win_blocked(seat):
+            return self._blocked_reason(seat)
+        return "your hand holds no 腊子"
 
     def _extra_turn_actions(self, seat: int) -> list[Action]:
         if self._win_blocked(seat) or not self._lazi_shape(seat):

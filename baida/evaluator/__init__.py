@@ -1,6 +1,14 @@
 """The hand evaluator: one table-driven module for wins, readings, waits and shanten with wilds."""
 
-from .core import PATTERNS, is_complete, pattern_shanten, shanten, triplet_shanten, waits
+from .core import (
+    PATTERNS,
+    held_copies,
+    is_complete,
+    pattern_shanten,
+    shanten,
+    triplet_shanten,
+    waits,
+)
 from .readings import ALL_FACES, PAIR, SEQ, TRIPLET, Group, Reading, readings, wild_faces_of
 
 __all__ = [
@@ -11,6 +19,7 @@ __all__ = [
     "TRIPLET",
     "Group",
     "Reading",
+    "held_copies",
     "is_complete",
     "pattern_shanten",
     "readings",

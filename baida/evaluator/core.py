@@ -7,12 +7,15 @@ concealed part has ``3 * sets + 2`` tiles; a hand one tile short has ``3 * sets 
 Seven pairs is not a winning shape in either ruleset, so only sets + one pair count.
 
 Wilds may stand for any of the 34 kinds here, a fifth copy included; rulesets that restrict
-the faces (Wenling's specials, Jiaxing's ``wild_fifth_copy = false``) filter readings.
+the faces (Wenling's specials, Jiaxing's ``wild_fifth_copy = false``) filter readings. Waits
+and readiness are about tiles that can still come: a kind whose four copies are all in hand
+(or otherwise out of reach, ``visible``) is no wait, and a hand with only such waits is not
+ready.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from . import tables
 from .tables import (
@@ -78,20 +81,80 @@ def _distance_vector(counts: Sequence[int]) -> tuple[int, ...]:
     return VECTORS[whole]
 
 
-def shanten(counts: Sequence[int], wilds: int = 0, sets: int = 4) -> int:
-    """Tiles away from tenpai (0 = tenpai, -1 = complete) for ``sets`` sets and a pair."""
-    return _distance_vector(counts)[2 * sets + 1] - wilds - 1
+def shanten(
+    counts: Sequence[int], wilds: int = 0, sets: int = 4, visible: Sequence[int] | None = None
+) -> int:
+    """Tiles away from ready (0 = ready, -1 = complete) for ``sets`` sets and a pair.
+
+    Ready means at least one live wait (``waits``): a hand of ``3 * sets + 1`` tiles whose
+    every wait is dead, or one of ``3 * sets + 2`` whose every discard leaves only dead
+    waits, is not ready and counts 1. ``visible`` is as in ``waits``.
+    """
+    distance = _distance_vector(counts)[2 * sets + 1] - wilds - 1
+    if distance != 0 or (visible is None and 4 not in counts):
+        return distance  # no wait can be dead: the shape decides
+    return 0 if _ready(counts, wilds, sets, visible) else 1
 
 
-def waits(counts: Sequence[int], wilds: int = 0) -> list[int]:
-    """The kinds (0-33) that complete a hand one tile short, ``3n + 1`` tiles with wilds."""
+def _ready(counts: Sequence[int], wilds: int, sets: int, visible: Sequence[int] | None) -> bool:
+    """Whether a hand the tables call ready has a live wait (now, or after one discard)."""
+    tiles = sum(counts) + wilds
+    seen = counts if visible is None else visible
+    if tiles == 3 * sets + 1:
+        return bool(waits(counts, wilds, seen))
+    if tiles != 3 * sets + 2:
+        return True  # not a hand size: only the shape is asked
+    work = list(counts)
+    for kind in range(34):
+        if work[kind]:
+            work[kind] -= 1
+            found = _distance_vector(work)[2 * sets + 1] - wilds - 1 == 0 and waits(
+                work, wilds, seen
+            )
+            work[kind] += 1
+            if found:
+                return True
+    # discarding a wild keeps every natural tile
+    return wilds > 0 and bool(waits(counts, wilds - 1, seen))
+
+
+def waits(
+    counts: Sequence[int], wilds: int = 0, visible: Sequence[int] | None = None
+) -> list[int]:
+    """The kinds (0-33) the hand can still draw that complete it: ``3n + 1`` tiles with wilds.
+
+    A kind whose four copies are all out of reach is no wait: those in ``counts`` (the hand
+    holds all four) and, when given, ``visible``: the copies of each kind the player knows
+    cannot come (its own hand included; a caller may add its melds, the table, or 4 for a
+    kind with no natural tile in play, such as the wild's face). A drawn wild is not a wait:
+    the wild rules decide what it completes.
+    """
     work = list(counts)
     out = []
     for kind in range(34):
+        if work[kind] >= 4 or (visible is not None and visible[kind] >= 4):
+            continue
         work[kind] += 1
         if is_complete(work, wilds):
             out.append(kind)
         work[kind] -= 1
+    return out
+
+
+def held_copies(
+    counts: Sequence[int], melds: Iterable[Sequence[int]], absent: Iterable[int] = ()
+) -> list[int]:
+    """``visible`` for ``waits`` from the player's own tiles: its concealed counts, the tiles
+    of its melds, and 4 for each kind in ``absent`` (no natural copy in play: wilds, specials).
+    """
+    out = list(counts[:34])
+    for tiles in melds:
+        for kind in tiles:
+            if kind < 34:
+                out[kind] += 1
+    for kind in absent:
+        if kind < 34:
+            out[kind] = 4
     return out
 
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
+from ..quote import name_of, quote
+
 
 class OptionError(ValueError):
     """An unknown option or a value that the option does not take."""
@@ -98,25 +100,25 @@ def _check_value(name: str, value: Any, default: Any) -> Any:
     where = f"options.{name}"
     if isinstance(default, bool):
         if not isinstance(value, bool):
-            raise OptionError(f"{where}: expected true or false, got {value!r}")
+            raise OptionError(f"{where}: expected true or false, got {quote(value)}")
         return value
     if isinstance(default, int):
         if isinstance(value, bool) or not isinstance(value, int):
-            raise OptionError(f"{where}: expected an integer, got {value!r}")
+            raise OptionError(f"{where}: expected an integer, got {quote(value)}")
         if value < MINIMUM[name]:
             raise OptionError(f"{where}: must be at least {MINIMUM[name]}, got {value}")
         return value
     allowed = CHOICES[name]
     if value not in allowed:
         expected = ", ".join(map(repr, allowed))
-        raise OptionError(f"{where}: expected one of {expected}, got {value!r}")
+        raise OptionError(f"{where}: expected one of {expected}, got {quote(value)}")
     return value
 
 
 def make_options(ruleset: str, given: dict[str, Any] | None) -> Options:
     """Validate ``given`` (names without prefix) against ``ruleset``'s options."""
     if ruleset not in _CLASSES:
-        raise OptionError(f"unknown ruleset {ruleset!r}; expected 'jiaxing' or 'wenling'")
+        raise OptionError(f"unknown ruleset {quote(ruleset)}; expected 'jiaxing' or 'wenling'")
     cls = _CLASSES[ruleset]
     if given is None:
         return cls()
@@ -128,16 +130,17 @@ def make_options(ruleset: str, given: dict[str, Any] | None) -> Options:
     values: dict[str, Any] = {}
     for name, value in given.items():
         if name not in defaults:
+            shown = name_of(name)
             if isinstance(name, str) and name.startswith(("jx.", "wl.")):
                 raise OptionError(
-                    f"options.{name}: write options without the {name[:3]!r} prefix"
-                    f" (for example {name[3:]!r})"
+                    f"options.{shown}: write options without the {quote(name[:3])} prefix"
+                    f" (for example {quote(name[3:])})"
                 )
             if name in other_names:
                 raise OptionError(
-                    f"options.{name}: not a {_NAMES[ruleset]} option (it is {_NAMES[other]}'s)"
+                    f"options.{shown}: not a {_NAMES[ruleset]} option (it is {_NAMES[other]}'s)"
                 )
-            raise OptionError(f"options.{name}: unknown option for {_NAMES[ruleset]}")
+            raise OptionError(f"options.{shown}: unknown option for {_NAMES[ruleset]}")
         values[name] = _check_value(name, value, defaults[name])
     return cls(**values)
 

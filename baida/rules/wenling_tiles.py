@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..quote import quote
 from ..tiles import (
     DRAGONS,
     FLOWER_GROUP_A,
@@ -54,7 +55,7 @@ BLACK_FLOWERS = FLOWER_GROUP_B  # 黑花
 def flower_group(kind: int) -> tuple[int, int, int, int]:
     """The four flowers of ``kind``'s group (春夏秋冬 or 梅兰竹菊)."""
     if not is_flower(kind):
-        raise ValueError(f"not a flower: {kind!r}")
+        raise ValueError(f"not a flower: {quote(kind)}")
     return FLOWER_GROUP_A if kind in FLOWER_GROUP_A else FLOWER_GROUP_B
 
 
@@ -77,7 +78,7 @@ def wenling_wilds_and_specials(
             specials |= {RED, GREEN}
         return wilds, frozenset(specials)
     if not 0 <= indicator < NUM_KINDS:
-        raise ValueError(f"not a tile kind: {indicator!r}")
+        raise ValueError(f"not a tile kind: {quote(indicator)}")
     if indicator == WHITE:
         return frozenset({WHITE}), frozenset(FLOWERS) | {RED, GREEN}
     return frozenset({indicator}), frozenset(FLOWERS) | {WHITE}

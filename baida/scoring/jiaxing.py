@@ -20,6 +20,7 @@ from .jiaxing_items import (
     Item,
     Shape,
     is_pattern,
+    triplet_unit,
 )
 from .jiaxing_pairs import pair_wait_shapes, robbed_shapes
 from .jiaxing_settle import payments, share_multipliers
@@ -47,13 +48,11 @@ class _Setup:
         self.face_limit = (
             None if opts.wild_fifth_copy else [max(0, 4 - n) for n in self.naturals()]
         )
-        # what a concealed triplet of each honour adds (nothing when a meld already has it)
-        values = []
-        for k in range(7):
-            kind = EAST + k
-            value = (kind >= RED) + (kind == ctx.seat_wind) + (kind == ctx.round_wind)
-            values.append(0 if self.melds.triplets & (1 << k) else value)
-        self.honour_values = values
+        # what one more triplet of each honour adds (each triplet scores its items, J-A18)
+        self.honour_values = [
+            (kind >= RED) + (kind == ctx.seat_wind) + (kind == ctx.round_wind)
+            for kind in range(EAST, EAST + 7)
+        ]
 
     def naturals(self) -> list[int]:
         """Natural tiles of each kind in the hand, melds and the robbed 碰 included."""
@@ -72,7 +71,8 @@ class _Setup:
         return self._naturals
 
 
-_TAI_CACHE: dict[tuple[Shape, int], tuple[bool, list[Item], int]] = {}
+Counted = list[tuple[Item, int]]  # the items that hold, each with how many times
+_TAI_CACHE: dict[tuple[Shape, int], tuple[bool, Counted, int]] = {}
 _CONTEXT_IDS: dict[Context, int] = {}
 _CACHE_SIZE = 100_000
 
@@ -88,14 +88,24 @@ def _context_id(ctx: Context) -> int:
     return found
 
 
-def _legal_shape(shape: Shape, ctx: Context, ctx_id: int) -> tuple[bool, list[Item], int]:
+def _counted(items: tuple[Item, ...], shape: Shape, ctx: Context) -> Counted:
+    """The items that hold for this reading, with how many times each."""
+    out = []
+    for item in items:
+        times = item.count(shape, ctx)
+        if times:
+            out.append((item, int(times)))
+    return out
+
+
+def _legal_shape(shape: Shape, ctx: Context, ctx_id: int) -> tuple[bool, Counted, int]:
     """Whether the reading may win, its tai items and their total (cached)."""
     key = (shape, ctx_id)
     found = _TAI_CACHE.get(key)
     if found is not None:
         return found
-    tai = [item for item in TAI_ITEMS if item.holds(shape, ctx)]
-    total = sum(item.value for item in tai)
+    tai = _counted(TAI_ITEMS, shape, ctx)
+    total = sum(item.value * times for item, times in tai)
     legal = is_pattern(shape) if ctx.options.require_pattern else total >= MIN_TAI
     if len(_TAI_CACHE) >= _CACHE_SIZE:
         _TAI_CACHE.clear()
@@ -161,7 +171,7 @@ def _add_wilds_as_self(
     clear = 0
     if kind >= EAST and not setup.opts.wild_honor_triplet_tai:
         values[kind - EAST] = 0
-        clear = 1 << (kind - EAST)
+        clear = 3 * triplet_unit(kind)  # its one triplet, all wilds
     win = kind if win_tile == WILD else win_tile
     faces = (kind,) * wilds
     for shape, recipe in _search(setup, as_counts, 0, win, pair_bits, robbed, values).items():
@@ -200,8 +210,9 @@ def _wins_on_any_tile(setup: _Setup, counts: list[int], wilds: int) -> bool:
     return True
 
 
-def _items_json(items: list[Item]) -> list[dict[str, Any]]:
-    return [{"name": item.name, "value": item.value} for item in items]
+def _items_json(items: Counted) -> list[dict[str, Any]]:
+    """One entry per item, its value times how often it holds (two 门风 triplets: 门风 2)."""
+    return [{"name": item.name, "value": item.value * times} for item, times in items]
 
 
 def _result(req: ScoreRequest, legal: bool, reason: str | None) -> dict[str, Any]:
@@ -295,11 +306,11 @@ def score_jiaxing(req: ScoreRequest) -> dict[str, Any]:
     found = _candidates(setup, counts, wilds, req.win_tile, pair_bits, rob)
     if not found:
         return _illegal(req, _shape_reason(counts, wilds, setup))
-    best: tuple[int, list[Item], list[Item], Recipe] | None = None
+    best: tuple[int, Counted, Counted, Recipe] | None = None
     legal_shapes: list[Shape] = []
     best_tai_short = 0
     # fan items look at a reading only through Shape.pair (单吊 as a pair wait)
-    fans_by_pair: dict[int, tuple[list[Item], int]] = {}
+    fans_by_pair: dict[int, tuple[Counted, int]] = {}
     for shape, faces in found.items():
         legal, tai, tai_total = _legal_shape(shape, ctx, setup.ctx_id)
         if not legal:
@@ -308,8 +319,8 @@ def score_jiaxing(req: ScoreRequest) -> dict[str, Any]:
         legal_shapes.append(shape)
         fan_entry = fans_by_pair.get(shape.pair)
         if fan_entry is None:
-            fans = [item for item in FAN_ITEMS if item.holds(shape, ctx)]
-            fan_entry = fans_by_pair[shape.pair] = (fans, sum(item.value for item in fans))
+            fans = _counted(FAN_ITEMS, shape, ctx)
+            fan_entry = fans_by_pair[shape.pair] = (fans, sum(i.value * n for i, n in fans))
         value = tai_total << fan_entry[1]
         if best is None or value > best[0]:
             best = (value, tai, fan_entry[0], faces)
@@ -322,8 +333,8 @@ def score_jiaxing(req: ScoreRequest) -> dict[str, Any]:
         if reason:
             return _illegal(req, reason)
     _, tai, fans, faces = best
-    tai_total = sum(item.value for item in tai)
-    fan_total = sum(item.value for item in fans)
+    tai_total = sum(item.value * times for item, times in tai)
+    fan_total = sum(item.value * times for item, times in fans)
     share = req.base * tai_total * (1 << fan_total)
     multipliers = share_multipliers(
         req.winner, req.win_by, req.from_seat, req.santan, req.gave_up, opts

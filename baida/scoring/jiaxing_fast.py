@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from ..evaluator.tables import minus
 from ..tiles import EAST
-from .jiaxing_items import Shape
+from .jiaxing_items import Shape, triplet_unit
 from .jiaxing_shapes import MeldSummary
 
 MAX_WILDS = 3
@@ -188,12 +188,14 @@ def suit_faces(
     raise AssertionError(f"no split of {list(key)} with {wilds} wilds, pair {pair}")
 
 
-# per honour count: (wilds, pair, triplet, triplet has a wild, faces multiplier)
-_HONOUR_CHOICES: dict[int, tuple[tuple[int, int, bool, bool, int], ...]] = {
-    1: ((1, 1, False, False, 1), (2, 0, True, True, 2)),
-    2: ((0, 1, False, False, 0), (1, 0, True, True, 1)),
-    3: ((0, 0, True, False, 0),),
-    4: ((1, 1, True, False, 1), (2, 0, True, False, 2)),
+# per honour count: (wilds, pair, natural triplets, triplets with a wild, wild faces); four
+# tiles and two wilds are two triplets, the second with wilds (J-A18: a 5th copy). A triplet of
+# wilds alone beside a natural one is a free group (``_FreeGroups``).
+_HONOUR_CHOICES: dict[int, tuple[tuple[int, int, int, int, int], ...]] = {
+    1: ((1, 1, 0, 0, 1), (2, 0, 0, 1, 2)),
+    2: ((0, 1, 0, 0, 0), (1, 0, 0, 1, 1)),
+    3: ((0, 0, 1, 0, 0),),
+    4: ((1, 1, 1, 0, 1), (2, 0, 1, 1, 2)),
 }
 
 
@@ -203,11 +205,12 @@ def honour_options(
     wild_triplets_score: bool,
     room: bytes | None = None,
 ) -> dict[tuple[int, int], tuple[int, int, tuple[int, ...]]]:
-    """Best (tai value, triplet mask, faces) of the honour part per (wilds, pair).
+    """Best (tai value, triplets, faces) of the honour part per (wilds, pair).
 
-    ``values[k]`` is what a triplet of honour ``27 + k`` adds (0 when the melds already have
-    one); a triplet completed with wilds counts only when ``wild_triplets_score``; ``room``
-    (34 bytes) limits the wild faces of each kind.
+    ``values[k]`` is what one triplet of honour ``27 + k`` adds (each triplet scores, a second
+    one of a kind too); a triplet completed with wilds counts only when
+    ``wild_triplets_score``; ``room`` (34 bytes) limits the wild faces of each kind. The
+    triplets are counted per honour as in ``Shape.triplets``.
     """
     states: dict[tuple[int, int], tuple[int, int, tuple[int, ...]]] = {(0, 0): (0, 0, ())}
     for k in range(7):
@@ -217,17 +220,18 @@ def honour_options(
         choices = _HONOUR_CHOICES[c]
         limit = MAX_WILDS if room is None else room[27 + k]
         nxt: dict[tuple[int, int], tuple[int, int, tuple[int, ...]]] = {}
+        unit = triplet_unit(27 + k)
         for (w, p), (value, mask, faces) in states.items():
-            for dw, dp, triplet, with_wild, n_faces in choices:
+            for dw, dp, natural, with_wild, n_faces in choices:
                 if n_faces > limit:
                     continue
                 w2 = w + dw
                 p2 = p + dp
                 if w2 > MAX_WILDS or p2 > 1:
                     continue
-                scores = triplet and (wild_triplets_score or not with_wild)
-                v2 = value + values[k] if scores else value
-                m2 = mask | (1 << k) if scores else mask
+                scoring = natural + with_wild if wild_triplets_score else natural
+                v2 = value + scoring * values[k]
+                m2 = mask + scoring * unit
                 old = nxt.get((w2, p2))
                 if old is None or v2 > old[0]:
                     nxt[(w2, p2)] = (v2, m2, faces + (27 + k,) * n_faces)
@@ -312,13 +316,13 @@ def best_shapes(
                     if parts is None:
                         parts = ((keys[0], wm, pm, rm, rooms[0]), (keys[1], wp, pp, rp, rooms[1]),
                                  (keys[2], ws, ps, rs, rooms[2]))
-                    triplets = melds.triplets | mask
+                    triplets = melds.triplets + mask
                     if left == 0:
                         key = Shape(suits, has_honour, run, triplets, pair_bits, False)
                         if key not in out:
                             out[key] = Recipe((parts, fh, (), extra_faces))
                     else:
-                        free.add(out, left, suits, has_honour, run, triplets, mask, parts, fh)
+                        free.add(out, left, suits, has_honour, run, triplets, parts, fh)
     return out
 
 
@@ -349,21 +353,16 @@ class _FreeGroups:
         honours: bool,
         run: bool,
         triplets: int,
-        concealed_mask: int,
         parts: tuple,
         honour_faces: tuple[int, ...],
     ) -> None:
         free = self._room_left(parts, honour_faces)
-        # an honour: for a triplet, the best one that is not already a concealed triplet
-        kind = next(
-            (k for k in self.order
-             if (size == 2 or not concealed_mask & (1 << k)) and free[EAST + k] >= size),
-            None,
-        )
+        # an honour: for a triplet the best one, even a second triplet of a kind (J-A18)
+        kind = next((k for k in self.order if free[EAST + k] >= size), None)
         if kind is not None:
             with_honour = triplets
             if size == 3 and self.wild_triplets_score:
-                with_honour = triplets | (1 << kind)
+                with_honour = triplets + triplet_unit(EAST + kind)
             key = Shape(suits, True, run, with_honour, self.pair_bits, False)
             if key not in out:
                 out[key] = Recipe((parts, honour_faces, (EAST + kind,) * size, self.extra_faces))

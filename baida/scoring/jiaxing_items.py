@@ -1,6 +1,7 @@
 """The 台 and 番 items of Jiaxing 台头和 (RULES.md §A4) as data.
 
-Each item is one small definition: Chinese name, English name, value and a predicate. Tai
+Each item is one small definition: Chinese name, English name, value and how many times it
+holds (a bool for most; an honour triplet item counts each triplet, J-A18). Tai
 items and the per-hand fan items look at a ``Shape`` (what one reading of the winning hand
 looks like once the wilds are substituted) and the hand's ``Context`` (seat, winds, flags,
 options). The carry-type fans 老头黄/包子/百搭连庄 are tokens that enter the 黄番 pool at the
@@ -18,6 +19,19 @@ from ..tiles import EAST, GREEN, RED, WHITE, is_honour
 
 PAIR_WAIT = 1  # Shape.pair bit: the win tile can be one of the pair's tiles
 PAIR_WITH_WILD = 2  # Shape.pair bit: the pair is the (natural) win tile plus one wild
+# Shape.triplets keeps, per honour, how many of its triplets/kongs score (0-2: with J-A18's
+# 5th+ copies, wilds may form a second triplet of a kind already held), in 2 bits per honour.
+TRIPLET_FIELD = 2
+
+
+def triplet_unit(kind: int) -> int:
+    """What one more scoring triplet of honour ``kind`` adds to ``Shape.triplets``."""
+    return 1 << (TRIPLET_FIELD * (kind - EAST))
+
+
+def triplet_count(triplets: int, kind: int) -> int:
+    """How many scoring triplets of honour ``kind`` a ``Shape.triplets`` value holds."""
+    return triplets >> (TRIPLET_FIELD * (kind - EAST)) & 3
 
 
 class Shape(NamedTuple):
@@ -26,7 +40,7 @@ class Shape(NamedTuple):
     suits: int  # bitmask of the suits present: 1 万, 2 筒, 4 条
     honours: bool  # some honour is present
     sequence: bool  # some sequence (a 吃 meld or a concealed one)
-    triplets: int  # bitmask (bit kind - 27) of honours with a triplet/kong that scores
+    triplets: int  # per honour (2 bits at 2 * (kind - 27)): its triplets/kongs that score
     pair: int  # PAIR_WAIT | PAIR_WITH_WILD bits, computed only when an option needs them
     wilds_as_self: bool  # every wild stands for its own face (J-A5 b)
 
@@ -49,12 +63,13 @@ class Context(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class Item:
-    """One scoring item: its names, its value and when it holds."""
+    """One scoring item: its names, its value and how many times it holds (0: not at all;
+    an honour triplet item once per triplet)."""
 
     name: str
     english: str
     value: int
-    holds: Callable[[Shape, Context], bool]
+    count: Callable[[Shape, Context], int]
 
 
 class HandStart(NamedTuple):
@@ -75,17 +90,16 @@ class CarryToken:
     applies: Callable[[HandStart], bool]
 
 
-def _triplet(kind: int) -> Callable[[Shape, Context], bool]:
-    bit = 1 << (kind - EAST)
-    return lambda s, c: bool(s.triplets & bit)
+def _triplet(kind: int) -> Callable[[Shape, Context], int]:
+    return lambda s, c: triplet_count(s.triplets, kind)
 
 
-def _seat_wind(s: Shape, c: Context) -> bool:
-    return bool(s.triplets & (1 << (c.seat_wind - EAST)))
+def _seat_wind(s: Shape, c: Context) -> int:
+    return triplet_count(s.triplets, c.seat_wind)
 
 
-def _round_wind(s: Shape, c: Context) -> bool:
-    return bool(s.triplets & (1 << (c.round_wind - EAST)))
+def _round_wind(s: Shape, c: Context) -> int:
+    return triplet_count(s.triplets, c.round_wind)
 
 
 def _one_suit(s: Shape) -> bool:

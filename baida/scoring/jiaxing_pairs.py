@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 
 from ..tiles import EAST, NUM_KINDS, WILD
 from .jiaxing_fast import Recipe, best_shapes, fits
-from .jiaxing_items import PAIR_WAIT, PAIR_WITH_WILD, Shape
+from .jiaxing_items import PAIR_WAIT, PAIR_WITH_WILD, Shape, triplet_unit
 from .jiaxing_shapes import MeldSummary
 
 Found = dict[Shape, Recipe]
@@ -22,7 +22,7 @@ Found = dict[Shape, Recipe]
 def _with_tiles(melds: MeldSummary, kind: int, run: bool, triplet: bool) -> MeldSummary:
     """``melds`` plus a group of ``kind`` set aside: its suit or honour, a run, a triplet."""
     suits = melds.suits | (1 << (kind // 9)) if kind < 27 else melds.suits
-    triplets = melds.triplets | (1 << (kind - EAST)) if triplet else melds.triplets
+    triplets = melds.triplets + triplet_unit(kind) if triplet else melds.triplets
     return MeldSummary(suits, melds.honours or kind >= 27, melds.sequence or run, triplets)
 
 

@@ -4,7 +4,9 @@
 base multipliers: the winner's partners pay 5, every other player still playing pays 2 when the
 winner or the payer is in a 承包 pair and 1 otherwise, players who gave up pay 0. A win on a
 robbed kong or (抓铳 variant) on a discard puts the extra shares on the robbed player or the
-discarder; ``rob_with_chengbao`` (J-A10) says how they combine with the 承包 multipliers.
+discarder; ``rob_with_chengbao`` (J-A10) says how they combine with the 承包 multipliers. That
+is 承包 arithmetic: with no 承包 pair in force both modes keep the plain rule (only the robbed
+player or the discarder pays, its extra shares).
 """
 
 from __future__ import annotations
@@ -55,6 +57,8 @@ def share_multipliers(
     else:
         extra = 3 if options.discard_win_payment == "discarder_three_shares" else 1
     out: dict[int, int] = {}
+    if not santan:  # the plain rule (J-A10): nobody but the robbed player / discarder pays
+        return {seat: extra if seat == from_seat else 0 for seat in base}
     additive = options.rob_with_chengbao == "additive"
     for seat, m in base.items():
         liability = m if additive or m > PLAIN else 0

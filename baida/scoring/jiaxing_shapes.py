@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from ..evaluator import SEQ, TRIPLET, readings
 from ..tiles import EAST, NUM_KINDS
-from .jiaxing_items import PAIR_WAIT, PAIR_WITH_WILD, Shape
+from .jiaxing_items import PAIR_WAIT, PAIR_WITH_WILD, Shape, triplet_unit
 
 
 class MeldSummary:
@@ -65,7 +65,7 @@ def shapes(
                 sequence = True
             elif shape == TRIPLET:
                 if tile >= EAST and (wild_triplets_score or not wild_faces):
-                    triplets |= 1 << (tile - EAST)
+                    triplets += triplet_unit(tile)  # a second one of a kind counts again
             elif pair_bits:
                 if win_tile is not None and win_tile < NUM_KINDS:
                     if tile == win_tile and len(wild_faces) < 2:
@@ -95,7 +95,7 @@ def summarise_melds(melds: Sequence[tuple[str, int]]) -> MeldSummary:
             suits |= 1 << (tile // 9)
         else:
             honours = True
-            triplets |= 1 << (tile - EAST)
+            triplets += triplet_unit(tile)
         if kind == "chi":
             sequence = True
     return MeldSummary(suits, honours, sequence, triplets)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..hand import Hand, Meld, MeldError, parse_meld
+from ..quote import quote
 from ..rules.options import OptionError, make_options
 from ..tiles import (
     FLOWER_FIRST,
@@ -81,7 +82,9 @@ def _int(obj: dict[str, Any], name: str, default: int, minimum: int) -> int:
 
 def _seat(field: str, value: Any) -> int:
     if not isinstance(value, str) or value not in SEAT_WINDS:
-        raise ScoreInputError(field, f"a seat is one of \"E\", \"S\", \"W\", \"N\", got {value!r}")
+        raise ScoreInputError(
+            field, f"a seat is one of \"E\", \"S\", \"W\", \"N\", got {quote(value)}"
+        )
     return SEAT_WINDS.index(value)
 
 
@@ -108,7 +111,7 @@ def _tiles(field: str, value: Any) -> list[int]:
 def _one_tile(field: str, value: Any) -> int:
     tiles = _tiles(field, value)
     if len(tiles) != 1:
-        raise ScoreInputError(field, f"expected exactly one tile, got {value!r}")
+        raise ScoreInputError(field, f"expected exactly one tile, got {quote(value)}")
     return tiles[0]
 
 
@@ -312,7 +315,9 @@ def parse_request(obj: Any) -> ScoreRequest:
         raise ScoreInputError("ruleset", "required field is missing (\"jiaxing\" or \"wenling\")")
     ruleset = obj["ruleset"]
     if ruleset not in RULESETS:
-        raise ScoreInputError("ruleset", f"expected \"jiaxing\" or \"wenling\", got {ruleset!r}")
+        raise ScoreInputError(
+            "ruleset", f"expected \"jiaxing\" or \"wenling\", got {quote(ruleset)}"
+        )
     _check_fields(obj, ruleset)
     for name in ("indicator", "winner", "hand"):
         if name not in obj:
@@ -326,7 +331,7 @@ def parse_request(obj: Any) -> ScoreRequest:
     win_by = obj.get("win_by", "self_draw")
     if win_by not in WIN_BY:
         raise ScoreInputError("win_by", f"expected one of {', '.join(map(repr, WIN_BY))},"
-                              f" got {win_by!r}")
+                              f" got {quote(win_by)}")
     if win_by == "lazi" and ruleset != "wenling":
         raise ScoreInputError("win_by", "\"lazi\" (腊子) is a Wenling win")
     indicator = _one_tile("indicator", obj["indicator"])
@@ -346,13 +351,13 @@ def parse_request(obj: Any) -> ScoreRequest:
     from_seat = None
     if win_by in ("discard", "rob_kong"):
         if "from" not in obj:
-            raise ScoreInputError("from", f"required for win_by {win_by!r}: the"
+            raise ScoreInputError("from", f"required for win_by {quote(win_by)}: the"
                                   f" {'discarder' if win_by == 'discard' else 'robbed player'}")
         from_seat = _seat("from", obj["from"])
         if from_seat == winner:
             raise ScoreInputError("from", "the winner cannot win on their own tile")
     elif "from" in obj:
-        raise ScoreInputError("from", f"only for a discard or a robbed kong, not {win_by!r}")
+        raise ScoreInputError("from", f"only for a discard or a robbed kong, not {quote(win_by)}")
 
     req = ScoreRequest(
         ruleset=ruleset,
@@ -398,7 +403,7 @@ def _fill_jiaxing(req: ScoreRequest, obj: dict[str, Any]) -> None:
         where = f"santan[{i}]"
         if not isinstance(pair, list) or len(pair) != 2:
             raise ScoreInputError(where, f"expected a pair of seats like [\"E\", \"N\"], got"
-                                  f" {pair!r}")
+                                  f" {quote(pair)}")
         req.santan.append((_seat(f"{where}[0]", pair[0]), _seat(f"{where}[1]", pair[1])))
     gave_up = obj.get("gave_up", [])
     _expect("gave_up", gave_up, list, "an array of seats")

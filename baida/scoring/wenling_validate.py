@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..hand import Hand
+from ..quote import quote
 from ..rules.options import WenlingOptions
 from ..rules.wenling_tiles import WenlingTiles, wenling_tiles
 from ..tiles import NUM_ALL_KINDS, SEAT_WINDS, WILD, is_flower, tile_str
@@ -22,7 +23,7 @@ MAX_WILDS = 3
 
 def _seat(value: object, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
-        raise ScoreInputError(field, f"a seat is one of E S W N, got {value!r}")
+        raise ScoreInputError(field, f"a seat is one of E S W N, got {quote(value)}")
     return value
 
 
@@ -31,7 +32,7 @@ def _check_tile(kind: int, field: str, tiles: WenlingTiles) -> None:
     if kind == WILD:
         return
     if not 0 <= kind < NUM_ALL_KINDS:
-        raise ScoreInputError(field, f"not a tile: {kind!r}")
+        raise ScoreInputError(field, f"not a tile: {quote(kind)}")
     if kind in tiles.wilds:
         raise ScoreInputError(
             field,
@@ -96,7 +97,9 @@ def _check_copies(req: ScoreRequest, tiles: WenlingTiles) -> None:
 
 def _check_win(req: ScoreRequest) -> None:
     if req.win_by not in WIN_BYS:
-        raise ScoreInputError("win_by", f"expected one of {', '.join(WIN_BYS)}, got {req.win_by!r}")
+        raise ScoreInputError(
+            "win_by", f"expected one of {', '.join(WIN_BYS)}, got {quote(req.win_by)}"
+        )
     if req.win_by == "lazi":
         if req.win_tile is not None:
             raise ScoreInputError("win_tile", "a 腊子 has no winning tile")
@@ -104,7 +107,7 @@ def _check_win(req: ScoreRequest) -> None:
         raise ScoreInputError("win_tile", "required unless win_by is 'lazi'")
     if req.win_by in ("discard", "rob_kong"):
         if req.from_seat is None:
-            raise ScoreInputError("from", f"required when win_by is {req.win_by!r}")
+            raise ScoreInputError("from", f"required when win_by is {quote(req.win_by)}")
         if _seat(req.from_seat, "from") == req.winner:
             raise ScoreInputError("from", "the winner cannot be the one who pays the tile")
     if (req.after_kong or req.after_special) and req.win_by != "self_draw":
@@ -157,7 +160,7 @@ def validate_wenling(req: ScoreRequest) -> None:
     if isinstance(req.indicator, bool) or not isinstance(req.indicator, int) or not (
         0 <= req.indicator < NUM_ALL_KINDS
     ):
-        raise ScoreInputError("indicator", f"not a tile: {req.indicator!r}")
+        raise ScoreInputError("indicator", f"not a tile: {quote(req.indicator)}")
     winner = _seat(req.winner, "winner")
     tiles = wenling_tiles(req.indicator, req.options.flower_flip_specials)
     _check_win(req)

@@ -1,0 +1,253 @@
+"""Hostile input to ``baida score`` and ``baida replay`` (issue 10, fixes 7 and 8).
+
+Whatever comes in, the commands end with exit status 0 (or 1 for a record whose settlement
+differs or whose action may not be played) or 2 with one JSON line ``{"error": ...}`` that
+names the problem and quotes at most a short prefix of what it refuses; never a traceback.
+Fuzzed in-process with hypothesis; the issue's own cases also through a subprocess.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis_budget import examples
+from test_records import won_hand
+
+from baida.cli import main
+from baida.engine import replay_cli
+from baida.jsonin import MAX_ERROR
+from baida.scoring.cli import score_text
+
+GOOD: dict[str, Any] = {
+    "ruleset": "jiaxing", "indicator": "9p", "winner": "S",
+    "hand": {"concealed": "123m456m789m234m5m", "melds": []}, "win_tile": "5m",
+}
+HUGE_NUMBER = "9" * 5000
+DEEP = "[" * 100_000
+LONG_KEY = "k" * 1_000_000
+RECORD = won_hand("jiaxing").record()
+
+
+def _error_line(text: str) -> str:
+    """The one error line of an output, checked: one JSON object, short, naming a problem."""
+    lines = text.strip().splitlines()
+    assert len(lines) == 1, text[:500]
+    error = json.loads(lines[0])["error"]
+    assert isinstance(error, str) and error
+    assert len(error) <= MAX_ERROR + 1
+    return error
+
+
+def _score(capsys, monkeypatch, text: str) -> tuple[int, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+    status = main(["score"])
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err
+    return status, captured.out
+
+
+def _replay(data: bytes) -> tuple[int, str, str]:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "record.json"
+        path.write_bytes(data)
+        parser = argparse.ArgumentParser()
+        replay_cli.add_arguments(parser)
+        out, err = io.StringIO(), io.StringIO()
+        old = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = out, err
+        try:
+            status = replay_cli.run(parser.parse_args([str(path)]))
+        finally:
+            sys.stdout, sys.stderr = old
+    return status, out.getvalue(), err.getvalue()
+
+
+# ---------------------------------------------------------------------- the issue's cases
+
+SCORE_CASES = [
+    ('{"ruleset": "jiaxing", "hand": "\\ud800"}', "lone surrogate"),
+    ('{"\\udfff": 1}', "lone surrogate"),
+    ('{"ruleset": "jiaxing", "base": ' + HUGE_NUMBER + "}", "more than"),
+    (DEEP, "nested too deeply"),
+    ('{"' + LONG_KEY + '": 1, "ruleset": "jiaxing"}', "unknown field"),
+    (json.dumps(dict(GOOD, hand={"concealed": "x" * 1_000_000})), "unknown tile character"),
+    (json.dumps(dict(GOOD, options={LONG_KEY: 1})), "unknown option"),
+    (json.dumps(dict(GOOD, winner=10**4000)), "a seat is one of"),
+]
+
+
+@pytest.mark.parametrize("text,problem", SCORE_CASES, ids=range(len(SCORE_CASES)))
+def test_score_refuses_hostile_input_in_one_short_line(capsys, monkeypatch, text, problem):
+    status, out = _score(capsys, monkeypatch, text)
+    assert status == 2
+    assert problem in _error_line(out)
+
+
+def _record_bytes(**changes: Any) -> bytes:
+    record = json.loads(json.dumps(RECORD))
+    record.update(changes)
+    return json.dumps(record).encode()
+
+
+REPLAY_CASES = [
+    (json.dumps(RECORD).encode("utf-16"), "UTF-16"),
+    (bytes(range(256)) * 4, "not UTF-8"),
+    (DEEP.encode(), "nested too deeply"),
+    (b'{"ruleset": "jiaxing", "base": ' + HUGE_NUMBER.encode() + b"}", "more than"),
+    (b'{"ruleset": "jiaxing", "seed": "\\ud800"}', "lone surrogate"),
+    (_record_bytes(actions=5), "record.actions"),
+    (_record_bytes(actions={"type": "pass"}), "record.actions"),
+    (_record_bytes(settlement=[1, 2]), "record.settlement"),
+    (_record_bytes(settlement="won"), "record.settlement"),
+    (_record_bytes(actions=[{"type": "discard", "seat": 0, "tile": 3}]), "record.actions[0]"),
+    (_record_bytes(actions=[{"type": "fly", "seat": 0}]), "record.actions[0]"),
+    (_record_bytes(**{LONG_KEY: 1}), "unknown field"),
+]
+
+
+@pytest.mark.parametrize("data,problem", REPLAY_CASES, ids=range(len(REPLAY_CASES)))
+def test_replay_refuses_hostile_input_in_one_short_line(data, problem):
+    status, _, err = _replay(data)
+    assert status == 2, err[:300]
+    assert problem in _error_line(err)
+
+
+def test_a_record_with_an_action_that_may_not_be_played_exits_1():
+    record = json.loads(json.dumps(RECORD))
+    record["actions"][0] = {"type": "discard", "seat": (RECORD["dealer"] + 1) % 4, "tile": "1m"}
+    status, _, err = _replay(json.dumps(record).encode())
+    assert status == 1 and "does not replay" in _error_line(err)
+
+
+@pytest.mark.parametrize("command,data", [
+    ("score", SCORE_CASES[0][0].encode()),
+    ("score", SCORE_CASES[2][0].encode()),
+    ("replay", REPLAY_CASES[0][0]),
+    ("replay", REPLAY_CASES[1][0]),
+    ("replay", REPLAY_CASES[2][0]),
+    ("replay", REPLAY_CASES[3][0]),
+])
+def test_the_issues_cases_through_the_installed_command(tmp_path, command, data):
+    path = tmp_path / "input.json"
+    path.write_bytes(data)
+    done = subprocess.run([sys.executable, "-m", "baida.cli", command, str(path)],
+                          capture_output=True, timeout=120)
+    assert done.returncode == 2
+    stderr = done.stderr.decode("utf-8")
+    assert "Traceback" not in stderr
+    _error_line(done.stdout.decode("utf-8") if command == "score" else stderr)
+
+
+# ---------------------------------------------------------------------- fuzz
+
+JSON_LEAF = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False),
+    st.text(st.characters(), max_size=20),
+    st.text(st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF), min_size=1, max_size=2),
+    st.sampled_from(["5m", "*", "E", "jiaxing", "wenling", "self_draw", "pon C", "123m"]),
+)
+JSON_VALUE = st.recursive(
+    JSON_LEAF,
+    lambda inner: st.one_of(st.lists(inner, max_size=4),
+                            st.dictionaries(st.text(max_size=8), inner, max_size=4)),
+    max_leaves=12,
+)
+SCORE_FIELDS = [*GOOD, "options", "base", "round_wind", "from", "win_by", "santan", "gave_up",
+                "others", "carry_pool", "x"]
+
+
+@st.composite
+def score_inputs(draw) -> str:
+    """Random JSON, or a good input with fields replaced by random JSON; sometimes raw text."""
+    kind = draw(st.integers(0, 3))
+    if kind == 0:
+        return draw(st.text(max_size=40))
+    if kind == 1:
+        return json.dumps(draw(JSON_VALUE))
+    obj: Any = json.loads(json.dumps(GOOD))
+    for _ in range(draw(st.integers(1, 3))):
+        obj[draw(st.sampled_from(SCORE_FIELDS))] = draw(JSON_VALUE)
+    if draw(st.booleans()):
+        obj["hand"] = {draw(st.sampled_from(["concealed", "melds", "flowers", "y"])):
+                       draw(JSON_VALUE)}
+    if kind == 3:
+        obj = [obj, GOOD]
+    return json.dumps(obj)
+
+
+@settings(max_examples=examples(300), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(score_inputs())
+def test_score_fuzz_answers_or_names_the_problem(capsys, monkeypatch, text):
+    status, out = _score(capsys, monkeypatch, text)
+    assert status in (0, 2), out[:500]
+    if status == 2:
+        _error_line(out)
+    else:
+        json.loads(out)
+
+
+def test_score_text_is_the_same_contract():
+    status, value = score_text('{"ruleset": "x\\ud800"}')
+    assert status == 2 and "lone surrogate" in value["error"]
+
+
+RECORD_FIELDS = [*RECORD, "wall", "dice", "x"]
+
+
+@st.composite
+def replay_inputs(draw) -> bytes:
+    """Random bytes, or a good record with fields or actions replaced by random JSON."""
+    kind = draw(st.integers(0, 2))
+    if kind == 0:
+        return draw(st.binary(max_size=60))
+    record: Any = json.loads(json.dumps(RECORD))
+    if kind == 1:
+        for _ in range(draw(st.integers(1, 3))):
+            record[draw(st.sampled_from(RECORD_FIELDS))] = draw(JSON_VALUE)
+    else:
+        i = draw(st.integers(0, len(record["actions"]) - 1))
+        record["actions"][i] = draw(st.one_of(JSON_VALUE, st.fixed_dictionaries(
+            {"type": st.sampled_from(["discard", "pon", "chi", "win", "pass"]),
+             "seat": st.integers(-1, 4)},
+            optional={"tile": JSON_LEAF, "tiles": JSON_VALUE})))
+    return json.dumps(record).encode()
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(replay_inputs())
+def test_replay_fuzz_answers_or_names_the_problem(data):
+    status, out, err = _replay(data)
+    assert "Traceback" not in err
+    assert status in (0, 1, 2), err[:500]
+    if status == 2:
+        _error_line(err)
+
+
+# ---------------------------------------------------------------------- cold start (fix 8)
+
+
+def test_score_imports_neither_the_terminal_ui_nor_the_arena_nor_rich(tmp_path):
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(GOOD))
+    code = (
+        "import sys\nfrom baida.cli import main\n"
+        f"status = main(['score', {str(path)!r}])\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] == 'rich'"
+        " or m.startswith(('baida.tui', 'baida.bots', 'baida.play', 'baida.engine')))\n"
+        "print(status, heavy, file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONWARNINGS": "ignore"})
+    assert done.stderr.strip() == "0 []", done.stderr

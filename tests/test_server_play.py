@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from hall_harness import INSTANT, Client, running_hall
-from store_support import Databases
 
 from baida.client.play import HandTracker, auto_choice
 
 pytestmark = pytest.mark.anyio
 pytest_plugins = ["store_support"]
+
+if TYPE_CHECKING:
+    from store_support import Databases
 
 @pytest.fixture
 def anyio_backend() -> str:

@@ -38,6 +38,8 @@ from .waits import WaitsError, hand_waits
 
 MAX_BODY = 64 * 1024
 MAX_RECORD = 2 * 1024 * 1024
+WAITS_CACHE_SIZE = 2048
+_WAITS_CACHE: dict[bytes, Any] = {}  # request body -> answer (oldest first)
 Handler = Callable[[Request], Awaitable[Response]]
 
 
@@ -326,11 +328,28 @@ async def hand_replay(request: Request) -> Response:
 
 @endpoint(csrf=False)
 async def waits(request: Request) -> Response:
-    """The 听牌 hint: the tiles that would win a hand (``baida.server.waits``)."""
-    try:
-        return JSONResponse(hand_waits(await body(request)))
-    except WaitsError as exc:
-        return error(400, str(exc))
+    """The 听牌 hint: the tiles that would win a hand (``baida.server.waits``). It may score
+    hundreds of candidate wins, so it runs in the bot workers, never on the event loop, and
+    answers for a hand already asked about come from a small cache."""
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        return error(413, f"the request is larger than {MAX_BODY} bytes")
+    cached = _WAITS_CACHE.get(raw)
+    if cached is None:
+        rt = runtime_of(request)
+        assert rt.bots is not None
+        try:
+            data = orjson.loads(raw or b"{}")
+        except orjson.JSONDecodeError:
+            return error(400, "the request body is not JSON")
+        try:
+            cached = await rt.bots.run(hand_waits, data)
+        except WaitsError as exc:
+            return error(400, str(exc))
+        _WAITS_CACHE[raw] = cached
+        if len(_WAITS_CACHE) > WAITS_CACHE_SIZE:
+            del _WAITS_CACHE[next(iter(_WAITS_CACHE))]
+    return JSONResponse(cached)
 
 
 @endpoint(csrf=False)

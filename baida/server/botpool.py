@@ -9,9 +9,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +59,14 @@ class BotPool:
             return decide(name, seed, view, legal)
         loop = asyncio.get_running_loop()
         job = loop.run_in_executor(self._executor, partial(decide, name, seed, view, legal))
+        return await asyncio.wait_for(job, self.timeout)
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """Any pure function of plain data, in a worker (inline when ``workers=0``)."""
+        if self._executor is None:
+            return fn(*args)
+        loop = asyncio.get_running_loop()
+        job = loop.run_in_executor(self._executor, partial(fn, *args))
         return await asyncio.wait_for(job, self.timeout)
 
     def close(self) -> None:

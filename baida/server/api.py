@@ -307,7 +307,9 @@ async def hand_verify(request: Request) -> Response:
     """Check a stored hand: its seed matches the commitment shown at the deal, and replaying
     its actions gives its settlement."""
     _, record = await _own_record(request)
-    return JSONResponse(verify_record(record))
+    rt = runtime_of(request)
+    assert rt.bots is not None
+    return JSONResponse(await rt.bots.run(verify_record, record))
 
 
 @endpoint(auth=True)
@@ -319,8 +321,9 @@ async def hand_replay(request: Request) -> Response:
     uid = request.state.account.id
     info = await rt.db.read(lambda s: s.hands.get(hand_id))
     seat = info.seats.index(uid) if uid in info.seats else None
+    assert rt.bots is not None
     try:
-        review = hand_review(record, seat)
+        review = await rt.bots.run(hand_review, record, seat)
     except (EngineError, ValueError) as exc:
         return error(409, f"this hand cannot be replayed: {str(exc)[:200]}")
     return JSONResponse({"hand_id": hand_id, "number": info.number, **review})
@@ -356,7 +359,9 @@ async def waits(request: Request) -> Response:
 async def verify_upload(request: Request) -> Response:
     """Check any record (``baida-record-v1``) sent as the body."""
     data = await body(request, MAX_RECORD)
-    return JSONResponse(verify_record(data))
+    rt = runtime_of(request)
+    assert rt.bots is not None
+    return JSONResponse(await rt.bots.run(verify_record, data))
 
 
 # ---------------------------------------------------------------- tables

@@ -56,7 +56,10 @@ def start_hall(port: int, data: Path) -> subprocess.Popen[bytes]:
     cmd = [sys.executable, "-m", "baida.cli", "serve", "--port", str(port), "--data", str(data),
            "--bot-workers", "0", "--log-level", "warning", "--starting-balance", "1000"]
     log = (data / "hall.log").open("wb")
-    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+    env = dict(os.environ)
+    if os.environ.get("BAIDA_LOAD_DEBUG"):  # the hall logs every stall of its loop > 30 ms
+        env["BAIDA_STALL_MS"] = "30"
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
     deadline = time.time() + 120
     while time.time() < deadline:
         text = (data / "hall.log").read_text(errors="replace")
@@ -305,6 +308,8 @@ def run_level(tables: int, args: argparse.Namespace) -> dict[str, Any]:
                 if proc.is_alive():
                     proc.kill()
         finally:
+            if os.environ.get("BAIDA_LOAD_DEBUG"):
+                print((Path(data) / "hall.log").read_text()[-12000:], file=sys.stderr)
             hall.send_signal(signal.SIGINT)
             try:
                 hall.wait(timeout=30)

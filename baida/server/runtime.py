@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import logging
+import os
 import time
 from typing import Any
 from urllib.parse import urlsplit
@@ -22,6 +24,15 @@ from .settings import HallSettings
 log = logging.getLogger("baida.server")
 
 
+def tune_gc() -> None:
+    """Fewer, cheaper garbage collections: what exists at start (tables, code, warmed
+    evaluator tables) is frozen out of the collector, and the young generation is large, so a
+    busy hall does not stall every table for a full collection every few seconds."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 50, 100)
+
+
 class Runtime:
     """One hall process. ``start`` opens the database (migrating it), warms the tables,
     starts the bot workers and brings back the tables; ``stop`` undoes it."""
@@ -37,6 +48,7 @@ class Runtime:
         self.hall: Hall | None = None
         self.bots: BotPool | None = None
         self.codec: SessionCodec | None = None
+        self.watchdog: Any = None
         self.started_at = time.time()
 
     async def start(self) -> None:
@@ -60,8 +72,17 @@ class Runtime:
         self.hall = Hall(store=self.store, db=self.db, clock=self.clock, bots=self.bots,
                          metrics=self.metrics, directory=self.directory, standing=s.standing)
         await self.hall.open()
+        tune_gc()
+        stall_ms = os.environ.get("BAIDA_STALL_MS")
+        if stall_ms and stall_ms.isdigit():
+            from .watchdog import StallWatchdog
+
+            self.watchdog = StallWatchdog(int(stall_ms) / 1000)
+            self.watchdog.start()
 
     async def stop(self) -> None:
+        if self.watchdog is not None:
+            self.watchdog.stop()
         if self.hall is not None:
             await self.hall.close()
         if self.bots is not None:

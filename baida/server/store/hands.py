@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
+import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -18,7 +19,7 @@ from typing import Any
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
-from .database import Sessions, write_options
+from .database import Sessions
 from .errors import HandStateError, InvalidRequest, NotFound
 from .ledger import Ledger, Settlement
 from .models import HandAction, HandRow, HandSeat, MatchRow, User
@@ -156,6 +157,7 @@ class Hands:
         self._sessions = sessions
         self._clock = clock
         self._ledger = ledger
+        self._local = threading.local()
 
     def start(self, match_id: int, number: int, *, ruleset: str, seed: bytes,
               setup: dict[str, Any], seats: Sequence[int | None]) -> HandInfo:
@@ -225,18 +227,42 @@ class Hands:
 
     def append_rows(self, rows: Sequence[tuple[int, int, dict[str, Any]]]) -> None:
         """The hall writer's hot path: (hand id, seq, action JSON) rows of many hands in one
-        transaction, straight to the driver (a row already stored is skipped). Unlike
-        ``append_many`` it does not check that each hand is still playing: the hall's single
-        writer thread appends a hand's actions before it finishes the hand."""
+        transaction, straight to the database driver on a connection this thread keeps (a
+        row already stored is skipped). Unlike ``append_many`` it does not check that each
+        hand is still playing: the hall's single writer thread appends a hand's actions
+        before it finishes the hand."""
         if not rows:
             return
         params = [(hand_id, seq, json.dumps(action, separators=(",", ":")))
                   for hand_id, seq, action in rows]
-        with self._sessions.engine.connect() as connection:
-            connection = connection.execution_options(**write_options())
-            with connection.begin():
-                sql = _RAW_INSERT[connection.dialect.name]
-                connection.exec_driver_sql(sql, params)
+        raw = self._raw_connection()
+        sql = _RAW_INSERT[self._sessions.engine.dialect.name]
+        try:
+            cursor = raw.cursor()
+            if self._sessions.engine.dialect.name == "sqlite":
+                cursor.execute("BEGIN IMMEDIATE")
+            cursor.executemany(sql, params)
+            raw.commit()
+        except Exception:
+            self._drop_raw_connection()
+            raise
+
+    def _raw_connection(self) -> Any:
+        """This thread's own driver connection for ``append_rows`` (kept between calls)."""
+        held = getattr(self._local, "raw", None)
+        if held is None:
+            held = self._local.raw = self._sessions.engine.raw_connection()
+        return held
+
+    def _drop_raw_connection(self) -> None:
+        held = getattr(self._local, "raw", None)
+        self._local.raw = None
+        if held is not None:
+            try:
+                held.rollback()
+                held.close()
+            except Exception:  # the connection is broken: let the pool discard it
+                pass
 
     def finish(self, hand_id: int, record: dict[str, Any], result: dict[str, Any], *,
                settle: SettleRequest | None = None, match_state: dict[str, Any] | None = None,

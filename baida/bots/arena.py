@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .liability_stats import LiabilityTally, hand_liability
 from .policy import Policy, make_bot
 from .stats import TimingSample
 
@@ -54,6 +55,8 @@ class BotTally:
     illegal: int = 0
     errors: list[str] = field(default_factory=list)
     timing: TimingSample = field(default_factory=TimingSample)
+    cpu_timing: TimingSample = field(default_factory=TimingSample)  # thread CPU time
+    liability: LiabilityTally = field(default_factory=LiabilityTally)
 
     def merge(self, other: BotTally) -> None:
         self.seat_hands += other.seat_hands
@@ -66,6 +69,8 @@ class BotTally:
         self.illegal += other.illegal
         self.errors.extend(other.errors[: max(0, 5 - len(self.errors))])
         self.timing.merge(other.timing)
+        self.cpu_timing.merge(other.cpu_timing)
+        self.liability.merge(other.liability)
 
 
 @dataclass(slots=True)
@@ -105,13 +110,14 @@ def play_hand(
         make_bot(name, seed=(seed * 16 + rotation * 4 + s)) for s, name in enumerate(seating)
     ]
     clock = time.perf_counter
+    cpu_clock = time.thread_time
     steps = 0
     while not rnd.ended:
         seat = rnd.to_act[0]
         legal = rnd.legal_actions(seat)
         view = rnd.view(seat)
         tally = tallies[seating[seat]]
-        start = clock()
+        start, cpu_start = clock(), cpu_clock()
         try:
             action = bots[seat].choose(view, legal)
             ok = action in legal
@@ -119,6 +125,7 @@ def play_hand(
         except Exception as exc:  # a bot bug must not stop the arena; it is reported
             ok, problem, action = False, f"{type(exc).__name__}: {exc}", None
         tally.timing.add(clock() - start)
+        tally.cpu_timing.add(cpu_clock() - cpu_start)
         if not ok:
             tally.illegal += 1
             if len(tally.errors) < 5:
@@ -128,7 +135,11 @@ def play_hand(
         steps += 1
         if steps > 5000:
             raise RuntimeError(f"seed {seed}: the hand did not end after 5000 decisions")
-    return rnd.result.to_json()
+    result = rnd.result.to_json()
+    per_seat = hand_liability([e.to_json() for e in rnd.events], result)
+    for seat, name in enumerate(seating):
+        tallies[name].liability.merge(per_seat[seat])
+    return result
 
 
 def play_chunk(

@@ -23,6 +23,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--json", action="store_true", help="print every event and the settlement as JSON"
     )
+    parser.add_argument(
+        "--review",
+        action="store_true",
+        help="add the expert bot's value of every decision beside its best alternative",
+    )
 
 
 def _load(path: str) -> Any:
@@ -30,6 +35,13 @@ def _load(path: str) -> Any:
         return json.load(sys.stdin)
     with open(path, encoding="utf-8") as handle:
         return json.load(handle)
+
+
+def _review(record: Any) -> dict[str, Any]:
+    """The review of ``record`` (imported only when asked for), or ``{"error": ...}``."""
+    from ..bots.review_cli import review_or_error
+
+    return review_or_error(record, None, None)[1]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -51,12 +63,15 @@ def run(args: argparse.Namespace) -> int:
     except RecordError as exc:
         print(f"the record does not replay: {exc}", file=sys.stderr)
         return 1
+    review = _review(record) if args.review else None
     if args.json:
         out = {
             "events": [e.to_json() for e in result.events],
             "settlement": result.settlement,
             "matches": result.matches,
         }
+        if review is not None:
+            out["review"] = review
         print(json.dumps(out, ensure_ascii=False, indent=1))
     else:
         for event in result.events:
@@ -64,6 +79,14 @@ def run(args: argparse.Namespace) -> int:
                 print(describe_event(event.to_json()))
         for line in describe_settlement(result.settlement):
             print(line)
+        if review is not None and "error" not in review:
+            from ..bots.review import describe_decision
+
+            print("review (expert bot; value of each decision, best other choice):")
+            for decision in review["decisions"]:
+                print("  " + describe_decision(decision))
+    if review is not None and "error" in review:
+        print(f"review: {review['error']}", file=sys.stderr)
     if not result.matches:
         print("settlement MISMATCH:", file=sys.stderr)
         for line in result.differences():

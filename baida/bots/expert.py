@@ -49,6 +49,10 @@ CONTINUE_GUESS = 0.5  # chance another asked seat also chooses 坚持
 # Measured in ``strong`` self-play (bench/calibrate_opponents.py --pairs): the seat whose third
 # claim made a 承包 pair went on to win 59% of those hands (20 of 34).
 PAIR_CLAIMER_WIN = 0.59
+WENLING_TYPICAL_VALUE = 17.0  # T/10 of an average Wenling win (the arena's average 和 is ~170)
+CLAIM_MARGIN = 0.05
+MIN_REFINE_SCALE = 0.3  # the unrefined discards never lose more than this to the second ply
+NEAR_EQUAL = 0.01  # values this close (relative to the own part) count as equal
 DEFAULT_BUDGET_MS = 100.0
 CHEAP_BUDGET_MS = 20.0  # what 托管 plays (tuoguan.py)
 
@@ -61,6 +65,7 @@ class ActionValue:
     value: float
     parts: dict[str, float] = field(default_factory=dict)
     eligible: bool = True  # False: valued for the review, but outside what the bot plays
+    rank: tuple[int, ...] = ()  # among near-equal values, the lowest rank is played
 
 
 @dataclass(slots=True)
@@ -119,6 +124,8 @@ class Table:
         """Points this seat expects from its own win (and, in Wenling, its non-winner total)."""
         if self.seen.ruleset == "jiaxing":
             return ev * self.gain_multiplier() * self.race * JIAXING_OWN_SCALE
+        if not self.planner.use_values:  # chances only: at a typical hand's worth
+            ev *= WENLING_TYPICAL_VALUE
         return 3 * ev * self.race + StrongBot._nonwinner_points(self.planner, counts, melds)
 
     def step(self, opp: OpponentRead) -> tuple[float, float]:
@@ -133,6 +140,7 @@ class ExpertBot(StrongBot):
     """Expected-value play: own chances against what each choice gives the others."""
 
     name = "expert"
+    wenling_speed = True  # Wenling: rank own plans by their chance alone (as ``efficient``)
 
     def __init__(self, seed: int | None = None, budget_ms: float = DEFAULT_BUDGET_MS) -> None:
         super().__init__(seed=seed)
@@ -153,9 +161,12 @@ class ExpertBot(StrongBot):
                     return a
         scored = self.evaluate(view, legal_actions)
         scored = [s for s in scored if s.eligible] or scored
-        best = max(s.value for s in scored)
-        near = [s for s in scored if s.value >= best - 1e-9]
-        return near[int(self.rng.random() * len(near))].action
+        best = max(scored, key=lambda s: s.value)
+        # the estimates are rough: within a hair of the best, the surer shape wins (the
+        # nearest, then the most live tiles), then the seed
+        tolerance = NEAR_EQUAL * abs(best.parts.get("own", 0.0)) + 1e-9
+        near = [s for s in scored if s.value >= best.value - tolerance]
+        return min(near, key=lambda s: (s.rank, self.rng.random())).action
 
     def evaluate(self, view: Any, legal_actions: Sequence[Any]) -> list[ActionValue]:
         """Every legal action with its value; ``choose`` plays the best eligible one."""
@@ -184,6 +195,11 @@ class ExpertBot(StrongBot):
         return out
 
     # -- the shared facts --------------------------------------------------------------------
+    def _planner(self, seen: Seen) -> Planner:
+        if seen.ruleset == "wenling" and self.wenling_speed:
+            return Planner(seen, use_values=False, patterns_in_wenling=False)
+        return super()._planner(seen)
+
     def _table(self, seen: Seen, view: Mapping[str, Any]) -> Table:
         planner = self._planner(seen)
         table = Table(seen, planner, planner.draws_left(), read_opponents(seen, view), 1.0)
@@ -210,12 +226,18 @@ class ExpertBot(StrongBot):
         else:
             allowed = []
         loss = table.baseline_loss()
+        # a slower shape is weighed for what it saves in feeding and dealing in, never for
+        # its own estimate, which is too hopeful for hands further from ready
+        fastest = [k for k in allowed if dist[k] == min(dist[j] for j in allowed)]
+        ceiling = max((offense[k] for k in fastest), default=0.0)
         out = []
         for k, action in by_kind.items():
             if k not in plans:  # a wild (dead when discarded)
                 own = self._wild_discard_own(table)
                 out.append(ActionValue(action, own - loss, {"own": own, "loss": loss}))
                 continue
+            if k in allowed and k not in fastest:
+                offense[k] = min(offense[k], ceiling)
             counts[k] -= 1
             own = table.own(offense[k], counts, seen.melds)
             counts[k] += 1
@@ -223,9 +245,8 @@ class ExpertBot(StrongBot):
             deal_in = self._deal_in_cost(table, k, own) if seen.ruleset == "wenling" else 0.0
             value = own - loss - feed - deal_in
             parts = {"own": own, "loss": loss, "feed": feed, "deal_in": deal_in}
-            d, u = _efficiency_key(plans[k])  # ties: the nearest shape, the most live tiles
-            value += -1e-7 * d + 1e-10 * u
-            out.append(ActionValue(action, value, parts, eligible=k in allowed))
+            rank = _efficiency_key(plans[k])
+            out.append(ActionValue(action, value, parts, eligible=k in allowed, rank=rank))
         if any(av.eligible and action_tile(av.action) in plans for av in out):
             for av in out:
                 av.eligible = av.eligible and action_tile(av.action) in plans
@@ -252,10 +273,14 @@ class ExpertBot(StrongBot):
             ]
             counts[k] += 1
             before = offense[k]
-            offense[k] = combined_ev(refined + plans[k][2:])
+            after = combined_ev(refined + plans[k][2:])
+            if after <= 0 < before:
+                continue  # the second ply found no improving draw it could measure: keep
+            offense[k] = after
             if before > 0:
-                ratios.append(offense[k] / before)
-        scale = min(1.0, min(ratios)) if ratios else 1.0
+                ratios.append(after / before)
+        # the second ply usually lowers an estimate; scale the unrefined ones alike
+        scale = min(1.0, max(MIN_REFINE_SCALE, min(ratios))) if ratios else 1.0
         for k in plans:
             if k not in ranked[: self.refine_top]:
                 offense[k] *= scale * 0.98
@@ -277,12 +302,13 @@ class ExpertBot(StrongBot):
                 continue
             now, after = table.step(opp)
             pay = table.multiplier(opp.seat, table.me)
-            pair = self._makes_pair(seen, opp.seat, table.me)
-            if pair:
+            if not self._makes_pair(seen, opp.seat, table.me):
+                # an ordinary claim: a measured step in their chance, at their hand's worth;
+                # counted only where a one-suit run of claims shows the tile completes it
+                loss = (after - now) * opp.value * pay if opp.fits(kind) else 0.0
+            else:  # a 承包 pair: five shares either way between us from then on
                 after = max(after, PAIR_CLAIMER_WIN)
-            loss = (after - now) * opp.value * pay
-            if pair:  # a 承包 pair: five shares either way between us from then on
-                loss += after * opp.value * (5 - pay)
+                loss = (after - now) * opp.value * pay + after * opp.value * (5 - pay)
                 mine = table.multiplier(table.me, opp.seat)
                 loss -= own_ev * table.race * JIAXING_OWN_SCALE * (5 - mine)
             cost += min(0.95, chance) * loss
@@ -323,7 +349,10 @@ class ExpertBot(StrongBot):
         loss = table.baseline_loss()
         base_ev, base_dist = self._waiting_ev(planner, seen.counts, seen.wilds, seen.melds, draws)
         own_pass = table.own(base_ev, seen.counts, seen.melds)
-        out = [ActionValue(a, own_pass - loss, {"own": own_pass, "loss": loss}) for a in passes]
+        out = [
+            ActionValue(a, own_pass - loss, {"own": own_pass, "loss": loss}, rank=(0,))
+            for a in passes
+        ]
         from_seat = seen.last_discard[0] if seen.last_discard else -1
         for c in claims:
             counts = list(seen.counts)
@@ -339,10 +368,14 @@ class ExpertBot(StrongBot):
             value = own - loss
             eligible = dist <= base_dist  # a claim that slows the hand is never made
             if from_seat >= 0 and self._makes_pair(seen, table.me, from_seat):
+                # a 承包方 far from ready pays five shares; a ready one may gain five, but
+                # that hope never pays for a claim that does not help the hand itself
                 pair = self._pair_change(table, from_seat, ev)
                 parts["liability"] = pair
-                value -= pair
-            out.append(ActionValue(c.action, value - 0.02 * abs(own_pass), parts, eligible))
+                value -= max(0.0, pair)
+                eligible = eligible and dist <= 0
+            margin = CLAIM_MARGIN * abs(own_pass)  # a claim shows the hand: only for a clear gain
+            out.append(ActionValue(c.action, value - margin, parts, eligible, rank=(1,)))
         return out
 
     def _pair_change(self, table: Table, partner: int, own_ev: float) -> float:
@@ -374,25 +407,34 @@ class ExpertBot(StrongBot):
 
     # -- 三摊 ----------------------------------------------------------------------------------
     def _santan(self, table: Table, action: Any) -> ActionValue:
-        """坚持: own chances at the multipliers after the pair formed, against the payments."""
+        """坚持: a race to the first self-draw between this hand (its best plan's chance to
+        finish before the wall ends) and the opponents still playing (their measured win
+        chances, the new 承包方 near a win), settled at the multipliers after the pair."""
         seen, planner, draws = table.seen, table.planner, table.draws
         if (sum(seen.counts) + seen.wilds) % 3 == 2:
             ev, _ = self._hand_ev(planner, seen.counts, seen.wilds, seen.melds, draws)
+            plans = []
         else:
-            ev = combined_ev(planner.waiting_plans(seen.counts, seen.wilds, seen.melds, draws))
+            plans = planner.waiting_plans(seen.counts, seen.wilds, seen.melds, draws)
+            ev = combined_ev(plans)
+        best = max(plans, key=lambda p: p.ev, default=None)
+        mine, value = (best.probability, best.value) if best else (0.0, 0.0)
+        if best is None and ev > 0:
+            value = _floor_value(seen)
+            mine = min(1.0, ev / value)
         in_pairs = {s for p in seen.santan_pairs for s in p}
-        gain = 0.0
-        loss = 0.0
+        rivals = []  # (opponent, share of the time it keeps playing)
         for opp in table.opponents:
-            if opp.gave_up:
+            if opp.gave_up or not opp.can_win:
                 continue
-            if opp.seat in in_pairs:
-                share, chance = 2.0, table.win_chance(opp)
-            else:  # asked too: keeps playing (and paying) only if it also chooses 坚持
-                share, chance = CONTINUE_GUESS, table.win_chance(opp) * CONTINUE_GUESS
-            gain += share
-            loss += chance * opp.value * (2.0 if opp.seat in in_pairs else 1.0)
-        own = ev * gain * table.race * JIAXING_OWN_SCALE
+            rivals.append((opp, 1.0 if opp.seat in in_pairs else CONTINUE_GUESS))
+        # the measured 59% of a new 承包方 is already a race result: race with its table chance
+        firsts = race_first([mine] + [o.win_chance * k for o, k in rivals], draws)
+        own = firsts[0] * value * sum(2.0 if o.seat in in_pairs else k for o, k in rivals)
+        loss = sum(
+            first * opp.value * (2.0 if opp.seat in in_pairs else 1.0)
+            for first, (opp, _) in zip(firsts[1:], rivals, strict=True)
+        )
         return ActionValue(action, own - loss, {"own": own, "loss": loss})
 
     # -- wins --------------------------------------------------------------------------------
@@ -412,6 +454,19 @@ class ExpertBot(StrongBot):
         value = value or _floor_value(seen)
         payers = table.gain_multiplier() if seen.ruleset == "jiaxing" else 3.0
         return ActionValue(action, value * payers, {"own": value * payers})
+
+
+def race_first(chances: Sequence[float], draws: int) -> list[float]:
+    """Chance that each player finishes first, given each one's chance to finish alone within
+    ``draws`` draws: constant per-draw hazards, turn order ignored."""
+    if draws <= 0:
+        return [0.0] * len(chances)
+    hazards = [1 - (1 - min(c, 0.999)) ** (1 / draws) for c in chances]
+    total = sum(hazards)
+    if total <= 0:
+        return [0.0] * len(chances)
+    anyone = 1 - (1 - min(total, 1.0)) ** draws
+    return [h / total * anyone for h in hazards]
 
 
 def _floor_value(seen: Seen) -> float:

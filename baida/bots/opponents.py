@@ -40,7 +40,8 @@ WENLING_WIN_CHANCE: tuple[tuple[float, ...], ...] = (
     (0.000, 0.000, 0.272, 0.379, 0.391, 0.304, 0.310, 0.367, 0.352, 0.236),
 )
 
-JIAXING_VALUE_SCALE = 1.4  # measured: what opponents' wins cost, against the melds' estimate
+JIAXING_VALUE_SCALE = 1.2  # what opponents' wins cost against the melds' estimate (measured
+# 1.4 in strong self-play, part of it the 承包 multipliers the expert prices separately)
 PLAIN_WANT = 0.55  # chance an opponent holding the pair / neighbours actually claims
 FITS_WANT = 0.95  # ... when the tile fits the pattern their melds show
 SHOWN_WANT = 0.25  # ... when they discarded that kind themselves

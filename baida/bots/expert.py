@@ -39,15 +39,17 @@ from .strong import StrongBot, _efficiency_key
 
 RACE_WEIGHT = 0.75  # how much the opponents' win chances cut this seat's own chance
 RACE_FLOOR = 0.15
-# The planner's chances are for ranking shapes, not probabilities: measured against what
-# hands of ``strong`` self-play went on to win (bench/calibrate_opponents.py --own), a unit of
-# Jiaxing planner EV (after the race factor) is worth about this many points.
+# The planner's chances rank shapes; they are not probabilities. Against the points 100 hands
+# of ``strong`` self-play then won (bench/calibrate_opponents.py --measure own), the Jiaxing own
+# estimate (race factor included) was low by 1.1x-4.7x for estimates above one share (3.6x
+# overall, far more for the tiny early ones, whose hands still win by claims); 1.7 is the
+# slope where decisions are close.
 JIAXING_OWN_SCALE = 1.7
 REPLACED_ANYWAY = 0.45  # Wenling: chance an opponent dealt in would have won anyway
 LAZI_PER_PAYER = 50.0  # Wenling 腊子: T = 500
 CONTINUE_GUESS = 0.5  # chance another asked seat also chooses 坚持
-# Measured in ``strong`` self-play (bench/calibrate_opponents.py --pairs): the seat whose third
-# claim made a 承包 pair went on to win 59% of those hands (20 of 34).
+# Measured in 120 hands of ``strong`` self-play (bench/calibrate_opponents.py --measure pairs):
+# the seat whose third claim made a 承包 pair went on to win 20 of those 34 hands.
 PAIR_CLAIMER_WIN = 0.59
 WENLING_TYPICAL_VALUE = 17.0  # T/10 of an average Wenling win (the arena's average 和 is ~170)
 CLAIM_MARGIN = 0.05

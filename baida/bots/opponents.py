@@ -24,7 +24,8 @@ from .features import Seen
 from .targets import DRAGONS, JIAXING_PATTERN_TAI, wenling_total
 
 # P(seat wins the hand) by exposed melds (0-4) and wall tiles left // 8, from self-play of four
-# ``strong`` bots (1,200 hands per ruleset, bench/calibrate_opponents.py); rows are melds.
+# ``strong`` bots (150 hands per ruleset: ``bench/calibrate_opponents.py --measure wins
+# --hands 150``); rows are melds.
 JIAXING_WIN_CHANCE: tuple[tuple[float, ...], ...] = (
     (0.000, 0.000, 0.000, 0.012, 0.146, 0.184, 0.180, 0.192, 0.207, 0.227, 0.234),
     (0.061, 0.132, 0.171, 0.225, 0.238, 0.220, 0.228, 0.231, 0.250, 0.237, 0.249),

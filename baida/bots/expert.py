@@ -449,10 +449,11 @@ class ExpertBot(StrongBot):
         robbed = seen.last_discard if seen.phase == "claim" else None
         if robbed is not None:
             counts[robbed[1]] += 1
+        valuer = StrongBot._planner(self, seen)  # with values, whatever this bot ranks by
         value = 0.0
-        for target in table.planner.targets(seen.melds):
+        for target in valuer.targets(seen.melds):
             if distance(counts, seen.wilds, seen.sets_needed, target) < 0:
-                value = max(value, table.planner.value(target, counts, seen.wilds, seen.melds))
+                value = max(value, valuer.value(target, counts, seen.wilds, seen.melds))
         value = value or _floor_value(seen)
         payers = table.gain_multiplier() if seen.ruleset == "jiaxing" else 3.0
         return ActionValue(action, value * payers, {"own": value * payers})

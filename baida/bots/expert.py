@@ -142,7 +142,7 @@ class ExpertBot(StrongBot):
     """Expected-value play: own chances against what each choice gives the others."""
 
     name = "expert"
-    wenling_speed = True  # Wenling: rank own plans by their chance alone (as ``efficient``)
+    wenling_speed = False  # True: Wenling plans ranked by chance alone (measured worse)
 
     def __init__(self, seed: int | None = None, budget_ms: float = DEFAULT_BUDGET_MS) -> None:
         super().__init__(seed=seed)

@@ -1,7 +1,8 @@
 """``baida review RECORD``: the ``expert`` bot's value of every decision in a finished hand.
 
 Prints the review JSON (docs/bots.md, "Review"). Exit status: 0 on success; 2 when the file is
-not a readable record of a finished hand, with a one-line JSON error on standard output.
+not a readable record of a finished hand, 3 on an internal error, each with a one-line JSON
+error on standard output.
 """
 
 from __future__ import annotations
@@ -52,6 +53,8 @@ def review_or_error(
         return 0, review_record(record, seats, budget_ms)
     except (EngineError, ValueError) as exc:
         return 2, {"error": f"not a reviewable record: {exc}"}
+    except Exception as exc:  # a bug of ours: still one line, never a traceback
+        return 3, {"error": f"internal error while reviewing: {exc!r}"}
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,4 +1,4 @@
-"""The ``baida`` command: score | play | replay | arena.
+"""The ``baida`` command: score | play | replay | arena | review.
 
 Each subcommand lives in its own module and exposes ``add_arguments(parser)`` and
 ``run(args) -> int``; this file only wires them together and turns unexpected failures
@@ -18,6 +18,7 @@ SUBCOMMANDS = {
     "play": ("baida.play", "play a match in the terminal against three bots"),
     "replay": ("baida.engine.replay_cli", "re-run a game record and check its settlement"),
     "arena": ("baida.bots.arena_cli", "pit bots against each other in duplicate matches"),
+    "review": ("baida.bots.review_cli", "the expert bot's value of each decision in a hand"),
     "serve": ("baida.server.serve_cli", "run the online hall (lobby, tables, browser client)"),
     "client": ("baida.client.cli", "play a match at a hall from the terminal"),
     "admin": ("baida.server.admin_cli", "operator commands on a hall's database"),

@@ -65,6 +65,8 @@ def test_report_json_text_and_chart(tmp_path: Path) -> None:
     entry = report["per_bot"]["greedy"]
     assert set(entry) >= {"points_per_hand", "win_rate", "avg_he", "decision_ms", "illegal_actions"}
     assert entry["decision_ms"]["count"] > 0
+    assert 0 <= entry["decision_cpu_ms"]["median"] <= entry["decision_cpu_ms"]["max"]
+    assert set(entry["liability"]) >= {"baosanjia", "santan_asked", "third_claim_feeds"}
     assert entry["points_per_hand"]["n"] == 3
     assert report["pairwise"][0]["a"] == "greedy"
     out = tmp_path / "report.json"
@@ -75,6 +77,7 @@ def test_report_json_text_and_chart(tmp_path: Path) -> None:
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     table = text_table(report)
     assert "greedy - random" in table
+    assert "greedy: 包三家" in table and "decision thread CPU ms" in table
 
 
 def test_jiaxing_report_has_tai_and_fan(tmp_path: Path) -> None:
@@ -82,6 +85,7 @@ def test_jiaxing_report_has_tai_and_fan(tmp_path: Path) -> None:
     report = build_report(result, "jiaxing", ["efficient", "random"], 0, 1)
     assert "avg_tai" in report["per_bot"]["efficient"]
     assert "avg_fan" in report["per_bot"]["efficient"]
+    assert "三摊 asked" in text_table(report)
 
 
 def test_cli_runs_and_writes_both_files(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:

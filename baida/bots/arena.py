@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .liability_stats import LiabilityTally, hand_liability
 from .policy import Policy, make_bot
 from .stats import TimingSample
 
@@ -54,6 +55,8 @@ class BotTally:
     illegal: int = 0
     errors: list[str] = field(default_factory=list)
     timing: TimingSample = field(default_factory=TimingSample)
+    cpu_timing: TimingSample = field(default_factory=TimingSample)  # thread CPU time
+    liability: LiabilityTally = field(default_factory=LiabilityTally)
 
     def merge(self, other: BotTally) -> None:
         self.seat_hands += other.seat_hands
@@ -66,6 +69,8 @@ class BotTally:
         self.illegal += other.illegal
         self.errors.extend(other.errors[: max(0, 5 - len(self.errors))])
         self.timing.merge(other.timing)
+        self.cpu_timing.merge(other.cpu_timing)
+        self.liability.merge(other.liability)
 
 
 @dataclass(slots=True)
@@ -98,7 +103,6 @@ def play_hand(
     bots: list[Policy] = [
         make_bot(name, seed=(seed * 16 + rotation * 4 + s)) for s, name in enumerate(seating)
     ]
-
     def record(turn: Any, seconds: float, problem: str) -> None:
         tally = tallies[seating[turn.seat]]
         tally.timing.add(seconds)
@@ -107,11 +111,18 @@ def play_hand(
             if len(tally.errors) < 5:
                 tally.errors.append(f"seed {seed} rotation {rotation} seat {turn.seat}: {problem}")
 
+    def record_cpu(turn: Any, seconds: float) -> None:
+        tallies[seating[turn.seat]].cpu_timing.add(seconds)
+
     driver.start_hand(engine_seed(seed), 0.0)
-    play_bots(driver, bots, on_decision=record)
+    play_bots(driver, bots, on_decision=record, on_cpu=record_cpu)
     rnd = driver.round
     assert rnd is not None and rnd.result is not None
-    return rnd.result.to_json()
+    result = rnd.result.to_json()
+    per_seat = hand_liability([e.to_json() for e in rnd.events], result)
+    for seat, name in enumerate(seating):
+        tallies[name].liability.merge(per_seat[seat])
+    return result
 
 
 def play_chunk(

@@ -31,10 +31,11 @@ _REGISTRY: dict[str, str] = {
     "greedy": "baida.bots.greedy:GreedyBot",
     "efficient": "baida.bots.efficient:EfficientBot",
     "strong": "baida.bots.strong:StrongBot",
+    "expert": "baida.bots.expert:ExpertBot",
     "tuoguan": "baida.bots.tuoguan:TuoguanBot",
 }
 
-LADDER = ("random", "greedy", "efficient", "strong")
+LADDER = ("random", "greedy", "efficient", "strong", "expert")
 
 
 class UnknownBot(ValueError):
@@ -53,15 +54,19 @@ def register(name: str, target: str) -> None:
 
 
 def factory(name: str) -> PolicyFactory:
-    """The class or factory registered as ``name``."""
+    """The class or factory registered as ``name``, or named ``module:attribute`` itself."""
+    target = _REGISTRY.get(name)
+    if target is None and ":" in name:
+        target = name
+    if target is None:
+        raise UnknownBot(f"unknown bot {name!r}; choose from {', '.join(sorted(_REGISTRY))}")
+    module_name, _, attr = target.partition(":")
     try:
-        target = _REGISTRY[name]
-    except KeyError:
-        raise UnknownBot(
-            f"unknown bot {name!r}; choose from {', '.join(sorted(_REGISTRY))}"
-        ) from None
-    module_name, attr = target.split(":")
-    return getattr(importlib.import_module(module_name), attr)
+        return getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        if target != name:
+            raise
+        raise UnknownBot(f"cannot load bot {name!r}: {exc}") from None
 
 
 def make_bot(name: str, seed: int | None = None) -> Policy:

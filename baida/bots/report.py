@@ -38,7 +38,13 @@ def build_report(
                 "max": 1000 * t.timing.maximum,
                 "count": t.timing.count,
             },
+            "decision_cpu_ms": {
+                "median": 1000 * t.cpu_timing.quantile(0.5),
+                "p99": 1000 * t.cpu_timing.quantile(0.99),
+                "max": 1000 * t.cpu_timing.maximum,
+            },
             "illegal_actions": t.illegal,
+            "liability": t.liability.summary(),
         }
         if t.errors:
             entry["illegal_examples"] = list(t.errors)
@@ -109,6 +115,14 @@ def text_table(report: dict[str, Any]) -> str:
             f"{e['decision_ms']['median']:>9.2f}{e['decision_ms']['p99']:>9.2f}"
             f"{e['decision_ms']['max']:>9.1f}{e['illegal_actions']:>9}"
         )
+    for name, e in report["per_bot"].items():
+        cpu = e.get("decision_cpu_ms")
+        if cpu:
+            lines.append(
+                f"{name}: decision thread CPU ms median {cpu['median']:.2f}, "
+                f"p99 {cpu['p99']:.2f}, max {cpu['max']:.1f}"
+            )
+    lines.extend(_liability_lines(report))
     for pair in report["pairwise"]:
         d = pair["diff_points_per_hand"]
         verdict = (
@@ -123,6 +137,39 @@ def text_table(report: dict[str, Any]) -> str:
             f"[{d['ci95'][0]:+.3f}, {d['ci95'][1]:+.3f}] ({verdict})"
         )
     return "\n".join(lines)
+
+
+def _liability_lines(report: dict[str, Any]) -> list[str]:
+    """三摊 choices and their results, third claims fed, 包三家 payments, per bot."""
+
+    def pct(x: float | None) -> str:
+        return "-" if x is None else f"{100 * x:.0f}%"
+
+    def num(x: float | None) -> str:
+        return "-" if x is None else f"{x:+.2f}"
+
+    lines = []
+    for name, e in report["per_bot"].items():
+        li = e.get("liability")
+        if not li:
+            continue
+        hands = e["seat_hands"] or 1
+        if report["ruleset"] == "jiaxing":
+            lines.append(
+                f"{name}: 三摊 asked {li['santan_asked']}, 坚持 {pct(li['continue_rate'])}; "
+                f"after 坚持 {num(li['points_after_continue'])} pts/hand, "
+                f"won {pct(li['win_rate_after_continue'])}, "
+                f"others won {pct(li['others_won_after_continue'])}; "
+                f"third claims fed {li['third_claim_feeds']} "
+                f"({100 * li['third_claim_feeds'] / hands:.1f} per 100 hands)"
+            )
+        else:
+            lines.append(
+                f"{name}: 包三家 {li['baosanjia']} "
+                f"({100 * li['baosanjia'] / hands:.2f} per 100 hands), "
+                f"mean paid {num(li['baosanjia_mean_paid'])}"
+            )
+    return lines
 
 
 def write_png(report: dict[str, Any], path: str | Path) -> None:

@@ -1,10 +1,11 @@
 """托管: the policy the server plays for a stalled or dropped player.
 
-It is the ``strong`` bot (well inside the decision-time limits, see docs/bots.md), guarded:
-an exception or an answer that is not one of the legal actions falls back to ``efficient``,
-then to a safe rule (win if possible, else pass, else discard the tile just drawn, else the
-first legal action). If ``strong`` ever takes longer than ``slow_seconds`` on a decision,
-the instance keeps to ``efficient`` from then on, so a table is never held up twice.
+It is the ``expert`` bot at its cheaper budget (``TUOGUAN_BUDGET_MS``; well inside the
+decision-time limits, see docs/bots.md), guarded: an exception or an answer that is not one of
+the legal actions falls back to ``efficient``, then to a safe rule (win if possible, else pass,
+else discard the tile just drawn, else the first legal action). If ``expert`` ever takes longer
+than ``slow_seconds`` on a decision, the instance keeps to ``efficient`` from then on, so a
+table is never held up twice.
 """
 
 from __future__ import annotations
@@ -15,11 +16,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from .efficient import EfficientBot
+from .expert import CHEAP_BUDGET_MS, ExpertBot
 from .features import view_dict
 from .policy import action_tile, action_type
-from .strong import StrongBot
 
 log = logging.getLogger(__name__)
+
+TUOGUAN_BUDGET_MS = CHEAP_BUDGET_MS
 
 
 def safe_action(view: Any, legal_actions: Sequence[Any]) -> Any:
@@ -55,12 +58,17 @@ def _same_tile(action: Any, face: str) -> bool:
 
 
 class TuoguanBot:
-    """Strong play with a safe fallback for hall seats on auto-play."""
+    """Expert play with a safe fallback for hall seats on auto-play."""
 
     name = "tuoguan"
 
-    def __init__(self, seed: int | None = None, slow_seconds: float = 0.5) -> None:
-        self.primary = StrongBot(seed=seed)
+    def __init__(
+        self,
+        seed: int | None = None,
+        slow_seconds: float = 0.5,
+        budget_ms: float = TUOGUAN_BUDGET_MS,
+    ) -> None:
+        self.primary = ExpertBot(seed=seed, budget_ms=budget_ms)
         self.backup = EfficientBot(seed=seed)
         self.slow_seconds = slow_seconds
         self.degraded = False

@@ -26,11 +26,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--json", action="store_true", help="print every event and the settlement as JSON"
     )
+    parser.add_argument(
+        "--review",
+        action="store_true",
+        help="add the expert bot's value of every decision beside its best alternative",
+    )
 
 
 def _error(message: str, status: int) -> int:
     print(error_line(message), file=sys.stderr)
     return status
+
+
+def _review(record: Any) -> dict[str, Any]:
+    """The review of ``record`` (imported only when asked for), or ``{"error": ...}``."""
+    from ..bots.review_cli import review_or_error
+
+    return review_or_error(record, None, None)[1]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -46,7 +58,10 @@ def run(args: argparse.Namespace) -> int:
         result = play_record(*dealt)
     except ReplayError as exc:
         return _error(f"the record does not replay: {exc}", 1)
-    _print(result, args.json)
+    review = _review(record) if args.review else None
+    _print(result, args.json, review)
+    if review is not None and "error" in review:
+        print(f"review: {review['error']}", file=sys.stderr)
     if not result.matches:
         print("settlement MISMATCH:", file=sys.stderr)
         for line in result.differences():
@@ -57,13 +72,15 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print(result: Replay, as_json: bool) -> None:
+def _print(result: Replay, as_json: bool, review: dict[str, Any] | None) -> None:
     if as_json:
         out = {
             "events": [e.to_json() for e in result.events],
             "settlement": result.settlement,
             "matches": result.matches,
         }
+        if review is not None:
+            out["review"] = review
         print(json.dumps(out, ensure_ascii=False, indent=1))
         return
     for event in result.events:
@@ -71,3 +88,9 @@ def _print(result: Replay, as_json: bool) -> None:
             print(describe_event(event.to_json()))
     for line in describe_settlement(result.settlement):
         print(line)
+    if review is not None and "error" not in review:
+        from ..bots.review import describe_decision
+
+        print("review (expert bot; value of each decision, best other choice):")
+        for decision in review["decisions"]:
+            print("  " + describe_decision(decision))

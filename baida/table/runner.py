@@ -33,12 +33,15 @@ def play_bots(
     *,
     now: float = 0.0,
     on_decision: DecisionHook | None = None,
+    on_cpu: Callable[[BotTurn, float], None] | None = None,
     clock: Callable[[], float] = time.perf_counter,
 ) -> None:
     """Answer bot decisions until the hand is over or only a person's prompt is open.
 
     ``policies[seat]`` decides for that seat when it is a bot or on 托管 (``None``: the
-    seat's person, whom 托管 never replaces on an instant table).
+    seat's person, whom 托管 never replaces on an instant table). ``on_decision`` hears of
+    every bot decision (its wall-clock seconds, and a problem or ""), ``on_cpu`` of the
+    thread CPU time it took.
     """
     for _ in range(MAX_DECISIONS):
         driver.advance(now)
@@ -49,9 +52,11 @@ def play_bots(
             policy = policies[turn.seat]
             if policy is None:
                 raise RuntimeError(f"seat {turn.seat} is a bot seat without a policy")
-            start = clock()
+            start, cpu_start = clock(), time.thread_time()
             action, problem = choose(policy, turn)
             seconds = clock() - start
+            if on_cpu is not None:
+                on_cpu(turn, time.thread_time() - cpu_start)
             if not problem:
                 try:
                     driver.submit(turn.seat, turn.seq, _as_action(action, turn), now)

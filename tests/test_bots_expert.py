@@ -1,0 +1,144 @@
+"""The ``expert`` bot: legal and deterministic play, and the three situations it was built for
+(三摊 坚持/放弃, feeding the third claim, 包三家 in the 生牌阶段), on views written by hand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from baida.bots.arena import BotTally, engine_seed, play_hand
+from baida.bots.expert import ExpertBot
+from baida.bots.policy import make_bot
+from baida.bots.tuoguan import TUOGUAN_BUDGET_MS, TuoguanBot
+from baida.engine import Action, Round
+
+
+def _play(ruleset: str, seed: int, bot_seed: int) -> list[dict[str, Any]]:
+    rnd = Round.from_seed(ruleset, engine_seed(seed))
+    bots = [ExpertBot(seed=bot_seed + s) for s in range(4)]
+    while not rnd.ended:
+        seat = rnd.to_act[0]
+        view = rnd.view(seat)
+        rnd.apply(bots[seat].choose(view.to_json() if seat % 2 else view, rnd.legal_actions(seat)))
+    return [a.to_json() for a in rnd.actions]
+
+
+@pytest.mark.parametrize("ruleset", ["jiaxing", "wenling"])
+def test_plays_legally_and_deterministically_from_views_or_their_json(ruleset: str) -> None:
+    assert _play(ruleset, 21, 3) == _play(ruleset, 21, 3)
+
+
+@pytest.mark.parametrize("ruleset", ["jiaxing", "wenling"])
+def test_mixed_table_with_expert_and_tuoguan(ruleset: str) -> None:
+    seating = ["expert", "tuoguan", "strong", "expert"]
+    tallies = {name: BotTally() for name in seating}
+    result = play_hand(ruleset, 8, seating, 0, None, tallies)
+    assert sum(result["payments"]) == 0
+    assert all(t.illegal == 0 for t in tallies.values()), {n: t.errors for n, t in tallies.items()}
+
+
+def test_budget_is_a_constructor_keyword_and_tuoguan_uses_the_cheap_one() -> None:
+    assert make_bot("expert", seed=1).budget_ms == 100.0
+    assert ExpertBot(seed=1, budget_ms=5).refine_top == 0
+    with pytest.raises(ValueError, match="budget_ms"):
+        ExpertBot(budget_ms=0)
+    bot = TuoguanBot(seed=2)
+    assert isinstance(bot.primary, ExpertBot)
+    assert bot.primary.budget_ms == TUOGUAN_BUDGET_MS < 100
+
+
+# -- hand-written situations ---------------------------------------------------------------
+
+
+def _view(ruleset: str, **top: Any) -> dict[str, Any]:
+    """A real opening view of seat 0, to be overwritten field by field."""
+    view = Round.from_seed(ruleset, engine_seed(3)).view(0).to_json()
+    view.update(top)
+    for p in view["players"]:
+        p.update(melds=[], discards=[], claimed=[], flowers=[], gave_up=False)
+    return view
+
+
+def _meld(kind: str, tiles: list[str], source: int) -> dict[str, Any]:
+    return {"type": kind, "tiles": tiles, "from": source}
+
+
+def _discards(seat: int, tiles: list[str]) -> list[Action]:
+    return [Action.from_json({"type": "discard", "seat": seat, "tile": t}) for t in tiles]
+
+
+def test_does_not_feed_the_third_claim_into_a_visible_flush() -> None:
+    """Seat 1 claimed twice from us, both 筒: an 8p would be its third claim (a 承包 pair
+    where we pay five shares) and fits its flush; a useless 9s is as good for our hand."""
+    view = _view("jiaxing", indicator="4s", wilds=["5s"], wall_remaining=50)
+    me, right = view["players"][0], view["players"][1]
+    me["concealed"] = "1m 1m 1m 2m 3m 4m 5m 6m 7m 9m E E 8p 9s".split()
+    me["concealed_count"], me["drawn"] = 14, "9s"
+    right["melds"] = [_meld("pon", ["2p"] * 3, 0), _meld("chi", ["3p", "4p", "5p"], 0)]
+    right["concealed_count"] = 7
+    view["claim_counts"][1][0] = 2
+    for seat in (2, 3):
+        view["players"][seat]["discards"] = ["9p", "1s", "N"]
+    legal = _discards(0, ["8p", "9s"])
+    bot = ExpertBot(seed=0)
+    values = {a.to_json()["tile"]: v for a, v in ((s.action, s) for s in bot.evaluate(view, legal))}
+    assert values["8p"].parts["feed"] > values["9s"].parts["feed"] + 0.5
+    assert bot.choose(view, legal).to_json()["tile"] == "9s"
+
+
+def test_gives_up_in_santan_when_far_behind_and_give_up_is_worth_zero() -> None:
+    view = _view("jiaxing", phase="santan", indicator="4s", wilds=["5s"], wall_remaining=40)
+    view["santan_pairs"] = [[1, 2]]
+    view["claim_counts"][1][2] = 3
+    me = view["players"][0]
+    me["concealed"] = "1m 4m 7m 2p 5p 8p 3s 6s 9s E S W N".split()
+    me["concealed_count"], me["drawn"] = 13, None
+    view["players"][1]["melds"] = [
+        _meld("pon", ["C"] * 3, 2),
+        _meld("pon", ["7s"] * 3, 2),
+        _meld("chi", ["1s", "2s", "3s"], 2),
+    ]
+    view["players"][1]["concealed_count"] = 4
+    legal = [Action("continue", 0), Action("give_up", 0)]
+    bot = ExpertBot(seed=0)
+    scored = {s.action.type: s for s in bot.evaluate(view, legal)}
+    assert scored["give_up"].value == 0.0
+    assert scored["continue"].value < 0
+    assert bot.choose(view, legal).type == "give_up"
+
+
+def test_keeps_on_in_santan_when_ready() -> None:
+    view = _view("jiaxing", phase="santan", indicator="4s", wilds=["5s"], wall_remaining=60)
+    view["santan_pairs"] = [[1, 2]]
+    me = view["players"][0]
+    me["concealed"] = "1m 1m 1m 2m 3m 4m 6m 7m 8m 9m 9m E E".split()  # 混一色, ready
+    me["concealed_count"], me["drawn"] = 13, None
+    legal = [Action("continue", 0), Action("give_up", 0)]
+    assert ExpertBot(seed=0).choose(view, legal).type == "continue"
+
+
+def test_avoids_a_sheng_tile_into_a_big_hand_in_the_sheng_phase() -> None:
+    """Wenling 生牌阶段: two discards keep the hand equally close; 7s was discarded before,
+    3p never. Seat 2 shows three melds and exposed specials: a 生牌 into it pays for all."""
+    view = _view("wenling", sheng_phase=True, wall_remaining=28, indicator="5s", wilds=["5s"])
+    view["specials"] = ["P", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8"]
+    me = view["players"][0]
+    me["concealed"] = "1m 2m 3m 7m 8m 9m 1s 2s 3s 5p 6p E E 9s 9s 3p 7s".split()
+    me["concealed_count"], me["drawn"] = 17, "7s"
+    other = view["players"][2]
+    other["melds"] = [
+        _meld("pon", ["C"] * 3, 1),
+        _meld("pon", ["9p"] * 3, 3),
+        _meld("pon", ["W"] * 3, 1),
+    ]
+    other["flowers"] = ["P", "P", "f3", "f7"]
+    other["concealed_count"] = 7
+    other["discards"] = ["1p", "N", "S", "2s", "8s"]
+    view["players"][1]["discards"] = ["7s", "9m", "1p"]
+    view["players"][3]["discards"] = ["E", "F", "2m"]
+    legal = _discards(0, ["3p", "7s"])
+    bot = ExpertBot(seed=0)
+    scored = {s.action.to_json()["tile"]: s for s in bot.evaluate(view, legal)}
+    assert scored["3p"].parts["deal_in"] > scored["7s"].parts["deal_in"]
+    assert bot.choose(view, legal).to_json()["tile"] == "7s"

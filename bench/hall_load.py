@@ -40,6 +40,7 @@ from typing import Any
 import orjson
 
 PAUSE = 0.4  # the hall's pause after a discard in this run (every seat waits it)
+SETUP_SECONDS = 600.0  # a table that has not started by then is reported, not waited for
 
 
 # ---------------------------------------------------------------- the hall under test
@@ -225,9 +226,14 @@ async def play_tables(base: str, tables: int, args: dict[str, Any], conn: Any) -
                           measuring)
         ready = asyncio.Event()
         for seat in range(4):
-            tasks.append(asyncio.create_task(
-                client(base, ws_base, table, table_id, seat, cookies[seat][0], ready)))
-        await ready.wait()
+            task = asyncio.create_task(
+                client(base, ws_base, table, table_id, seat, cookies[seat][0], ready))
+            task.add_done_callback(lambda t, s=stats[i]: _report(t, s))
+            tasks.append(task)
+        try:
+            await asyncio.wait_for(ready.wait(), SETUP_SECONDS)
+        except TimeoutError:
+            stats[i].errors.append(f"table {table_id} did not start in {SETUP_SECONDS} s")
 
     await asyncio.gather(*(one_table(i) for i in range(tables)))
     conn.send(("ready", None))
@@ -246,6 +252,12 @@ async def play_tables(base: str, tables: int, args: dict[str, Any], conn: Any) -
     }))
     for task in tasks:
         task.cancel()
+
+
+def _report(task: asyncio.Task[None], stats: TableStats) -> None:
+    """A client that ended with an error says so in the results."""
+    if not task.cancelled() and task.exception() is not None and len(stats.errors) < 5:
+        stats.errors.append(f"client: {type(task.exception()).__name__}: {task.exception()}")
 
 
 def worker(base: str, tables: int, args: dict[str, Any], conn: Any) -> None:

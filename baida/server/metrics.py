@@ -33,6 +33,10 @@ class Metrics:
         self.logins = Counter("baida_logins", "logins by outcome", ["outcome"], registry=r)
 
         self._scrape_hooks: list[Callable[[], None]] = []
+        # the hot path counts in plain integers; the counters catch up at each scrape
+        self.pending_in = 0
+        self.pending_out = 0
+        self.pending_actions = 0
 
     def on_scrape(self, hook: Callable[[], None]) -> None:
         """Call ``hook`` before each rendering (gauges that are cheaper to count then)."""
@@ -42,7 +46,7 @@ class Metrics:
         self.refusals.labels(code=code).inc()
 
     def action(self) -> None:
-        self.actions.inc()
+        self.pending_actions += 1
 
     def hand_finished(self) -> None:
         self.hands.inc()
@@ -50,4 +54,8 @@ class Metrics:
     def render(self) -> bytes:
         for hook in self._scrape_hooks:
             hook()
+        for counter, name in ((self.messages_in, "pending_in"), (self.messages_out, "pending_out"),
+                              (self.actions, "pending_actions")):
+            counter.inc(getattr(self, name))
+            setattr(self, name, 0)
         return generate_latest(self.registry)

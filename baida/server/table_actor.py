@@ -76,7 +76,7 @@ class _Hand:
 
     id: int
     number: int
-    unsaved: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    unsaved: list[tuple[int, str]] = field(default_factory=list)  # (index, action JSON text)
 
 
 class TableActor:
@@ -440,7 +440,7 @@ class TableActor:
     def _applied(self, action: Any, events: list[Any]) -> None:
         rnd = self.driver.round if self.driver else None
         if self.hand is not None and rnd is not None:
-            self.hand.unsaved.append((len(rnd.actions) - 1, action.to_json()))
+            self.hand.unsaved.append((len(rnd.actions) - 1, P.encode(action.to_json())))
 
     async def _finish_hand(self) -> None:
         driver = self.driver
@@ -599,7 +599,7 @@ class TableActor:
                     conn.send_text(text)
                     sent += 1
         if sent:
-            self.metrics.messages_out.inc(sent)
+            self.metrics.pending_out += sent
 
     def _send_snapshots(self) -> None:
         driver = self.driver

@@ -85,7 +85,7 @@ async def table_socket(scope: dict[str, Any], receive: Receive, send: Send,
             frame = await receive()
             if frame["type"] != "websocket.receive":
                 break
-            metrics.messages_in.inc()
+            metrics.pending_in += 1
             text = frame.get("text")
             if text is None:
                 _refuse(conn, "malformed", "send text frames of JSON")

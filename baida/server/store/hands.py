@@ -225,16 +225,16 @@ class Hands:
             added = connection.execute(_add_actions(connection.dialect.name), rows).all()
             return len(added)
 
-    def append_rows(self, rows: Sequence[tuple[int, int, dict[str, Any]]]) -> None:
+    def append_rows(self, rows: Sequence[tuple[int, int, dict[str, Any] | str]]) -> None:
         """The hall writer's hot path: (hand id, seq, action JSON) rows of many hands in one
-        transaction, straight to the database driver on a connection this thread keeps (a
-        row already stored is skipped). Unlike ``append_many`` it does not check that each
-        hand is still playing: the hall's single writer thread appends a hand's actions
-        before it finishes the hand."""
+        transaction (an action may come encoded as JSON text), straight to the driver on a
+        connection this thread keeps (a row already stored is skipped). Unlike
+        ``append_many`` it does not check that each hand is still playing: the hall's single
+        writer thread appends a hand's actions before it finishes the hand."""
         if not rows:
             return
-        params = [(hand_id, seq, json.dumps(action, separators=(",", ":")))
-                  for hand_id, seq, action in rows]
+        params = [(hand_id, seq, action if isinstance(action, str) else json.dumps(
+            action, separators=(",", ":"))) for hand_id, seq, action in rows]
         raw = self._raw_connection()
         sql = _RAW_INSERT[self._sessions.engine.dialect.name]
         try:

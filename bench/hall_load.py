@@ -55,7 +55,8 @@ def free_port() -> int:
 def start_hall(port: int, data: Path) -> subprocess.Popen[bytes]:
     """``baida serve`` in its own process; its output goes to ``data/hall.log``."""
     cmd = [sys.executable, "-m", "baida.cli", "serve", "--port", str(port), "--data", str(data),
-           "--bot-workers", "0", "--log-level", "warning", "--starting-balance", "1000"]
+           "--bot-workers", "0", "--log-level", "warning", "--starting-balance", "1000",
+           "--ws", os.environ.get("BAIDA_LOAD_WS", "auto")]
     log = (data / "hall.log").open("wb")
     env = dict(os.environ)
     if os.environ.get("BAIDA_LOAD_DEBUG"):  # the hall logs every stall of its loop > 30 ms

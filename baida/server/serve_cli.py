@@ -27,6 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="skip filling the evaluator tables at start")
     parser.add_argument("--secure-cookies", action="store_true",
                         help="mark cookies Secure (when served over HTTPS)")
+    parser.add_argument("--ws", default="auto",
+                        choices=("auto", "websockets", "websockets-sansio", "wsproto"),
+                        help="uvicorn's WebSocket implementation")
     parser.add_argument("--log-format", choices=("text", "json"), default="text")
     parser.add_argument("--log-level", default="info")
 
@@ -66,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(settings)
     config = uvicorn.Config(
         app, host=settings.host, port=settings.port, log_config=None, lifespan="on",
-        ws_max_size=64 * 1024, ws_ping_interval=20.0, ws_ping_timeout=20.0,
+        ws=args.ws, ws_max_size=64 * 1024, ws_ping_interval=20.0, ws_ping_timeout=20.0,
         server_header=False,
     )
     server = uvicorn.Server(config)

@@ -129,3 +129,19 @@ def test_cli_runs_and_writes_both_files(tmp_path: Path, capsys: pytest.CaptureFi
 def test_cli_rejects_bad_input(argv: list[str], message: str, capsys) -> None:
     assert main(["arena", "--quiet", *argv]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_png_without_matplotlib_is_refused_before_playing(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib.util
+
+    from baida.cli import main
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "matplotlib" else real(name, *a))
+    played = []
+    monkeypatch.setattr("baida.bots.arena.run_arena", lambda *a, **k: played.append(1))
+    assert main(["arena", "--bots", "random,greedy", "--hands", "1", "--png", "x.png"]) == 2
+    assert "pip install 'baida[arena]'" in capsys.readouterr().err and not played

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import sys
@@ -55,6 +56,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.hands < 1 or args.workers < 1:
         print("error: --hands and --workers must be at least 1", file=sys.stderr)
+        return 2
+    if args.png and importlib.util.find_spec("matplotlib") is None:
+        print("error: --png needs matplotlib: pip install 'baida[arena]' "
+              "(checked before playing, so no match is lost)", file=sys.stderr)
         return 2
     options = None
     if args.options:

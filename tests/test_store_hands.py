@@ -16,6 +16,7 @@ from baida.server.store import (
     SettleRequest,
     Store,
 )
+from baida.server.store import hands as hands_module
 from baida.server.store.models import HandAction
 
 pytest_plugins = ["store_support"]
@@ -235,3 +236,13 @@ def test_the_writers_raw_rows_land_once(store: Store) -> None:
     (first, second) = store.hands.in_progress()
     assert first.actions == [(i, {**ACTION, "n": i}) for i in range(5)] + [(5, ACTION)]
     assert second.actions == [(0, {"type": "pass", "seat": 2, "说": "中"})]
+
+
+def test_the_writers_raw_rows_span_several_statements(store: Store) -> None:
+    """More rows than one INSERT carries: every row lands once, in order, duplicates skipped."""
+    hand = a_hand(store, [None] * 4)
+    count = 2 * hands_module._ROWS_PER_STATEMENT + 7
+    rows = [(hand.id, i, {**ACTION, "n": i}) for i in range(count)]
+    store.hands.append_rows(rows + [(hand.id, 3, {"type": "duplicate"})])
+    (stored,) = store.hands.in_progress()
+    assert stored.actions == [(i, {**ACTION, "n": i}) for i in range(count)]

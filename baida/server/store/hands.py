@@ -118,12 +118,12 @@ def _add_actions(dialect: str) -> Any:
     return _ADD_ACTIONS[dialect]
 
 
-_RAW_INSERT = {
-    "sqlite": "INSERT INTO hand_actions (hand_id, seq, action) VALUES (?, ?, ?) "
-              "ON CONFLICT DO NOTHING",
-    "postgresql": "INSERT INTO hand_actions (hand_id, seq, action) "
-                  "VALUES (%s, %s, CAST(%s AS JSON)) ON CONFLICT DO NOTHING",
+_RAW_INSERT_MANY = {
+    dialect: "INSERT INTO hand_actions (hand_id, seq, action) VALUES {values} "
+             "ON CONFLICT DO NOTHING" for dialect in ("sqlite", "postgresql")
 }
+_RAW_VALUES = {"sqlite": "(?, ?, ?)", "postgresql": "(%s, %s, CAST(%s AS JSON))"}
+_ROWS_PER_STATEMENT = 300  # 900 parameters, well inside both databases' limits
 
 
 def _load(session: Session, hand_id: int, *, lock: bool = False) -> HandRow:
@@ -236,12 +236,18 @@ class Hands:
         params = [(hand_id, seq, action if isinstance(action, str) else json.dumps(
             action, separators=(",", ":"))) for hand_id, seq, action in rows]
         raw = self._raw_connection()
-        sql = _RAW_INSERT[self._sessions.engine.dialect.name]
+        dialect = self._sessions.engine.dialect.name
         try:
             cursor = raw.cursor()
-            if self._sessions.engine.dialect.name == "sqlite":
+            if dialect == "sqlite":
                 cursor.execute("BEGIN IMMEDIATE")
-            cursor.executemany(sql, params)
+            # one statement per chunk: one round trip (and, in the hall, one release of the
+            # interpreter lock) instead of one per row
+            for start in range(0, len(params), _ROWS_PER_STATEMENT):
+                chunk = params[start : start + _ROWS_PER_STATEMENT]
+                values = ",".join([_RAW_VALUES[dialect]] * len(chunk))
+                cursor.execute(_RAW_INSERT_MANY[dialect].format(values=values),
+                               [x for row in chunk for x in row])
             raw.commit()
         except Exception:
             self._drop_raw_connection()

@@ -12,6 +12,7 @@ import asyncio
 import logging
 import queue
 import threading
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Protocol, TypeVar
@@ -20,7 +21,6 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 MAX_BATCH = 500  # actions in one group commit
-_NONE = object()
 
 
 class HallStore(Protocol):
@@ -29,7 +29,8 @@ class HallStore(Protocol):
         ...
 
     async def write(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run ``fn(store, *args)`` in the writer thread, after every earlier write."""
+        """Run ``fn(store, *args)`` in the writer thread, after every earlier write of this
+        kind (actions waiting to be stored may go first: they never depend on it)."""
         ...
 
     async def read(self, fn: Callable[..., T], *args: Any) -> T:
@@ -84,28 +85,42 @@ class StoreWriter:
     # -------------------------------------------------------------- the writer thread
 
     def _run(self) -> None:
-        held: Any = _NONE  # a job taken off the queue while gathering a batch
+        """Actions first: everything waiting is taken off the queue, the actions of every table
+        are committed together, then one other write runs, and so on. A table awaits each of
+        its writes, so no table's own writes are reordered; a burst of hand ends (a few ms
+        each) delays every table's next action by one of them, not by all of them."""
+        appends: list[tuple[Any, Any]] = []
+        calls: deque[Any] = deque()
+        stopping = False
         while True:
-            job = self._jobs.get() if held is _NONE else held
-            held = _NONE
-            if job is None:
-                return
-            kind, payload, future = job
-            if kind == "call":
-                fn, args = payload
-                self._finish(future, lambda fn=fn, args=args: fn(self.store, *args))
-                continue
-            batch = [(payload, future)]
-            while len(batch) < MAX_BATCH:
+            if not appends and not calls:
+                if stopping:
+                    return
+                stopping |= self._take(self._jobs.get(), appends, calls)
+            while True:  # everything else already waiting
                 try:
-                    nxt = self._jobs.get_nowait()
+                    job = self._jobs.get_nowait()
                 except queue.Empty:
                     break
-                if nxt is None or nxt[0] != "append":
-                    held = nxt
-                    break
-                batch.append((nxt[1], nxt[2]))
-            self._commit(batch)
+                stopping |= self._take(job, appends, calls)
+            if appends:
+                batch, appends = appends[:MAX_BATCH], appends[MAX_BATCH:]
+                self._commit(batch)
+            elif calls:
+                fn, args, future = calls.popleft()
+                self._finish(future, lambda fn=fn, args=args: fn(self.store, *args))
+
+    @staticmethod
+    def _take(job: Any, appends: list[tuple[Any, Any]], calls: deque[Any]) -> bool:
+        """File one job; True for the stop signal."""
+        if job is None:
+            return True
+        kind, payload, future = job
+        if kind == "append":
+            appends.append((payload, future))
+        else:
+            calls.append((*payload, future))
+        return False
 
     def _commit(self, batch: list[tuple[Any, Any]]) -> None:
         rows = [(hand_id, index, action)

@@ -98,6 +98,7 @@ class TableStats:
     actions: int = 0
     messages: int = 0
     errors: list[str] = field(default_factory=list)
+    auto: list[str] = field(default_factory=list)  # seat_mode notices: a seat left to 托管
 
 
 class LoadTable:
@@ -138,6 +139,7 @@ class LoadTable:
 async def client(base: str, ws_base: str, table: LoadTable, table_id: int, seat: int,
                  cookie: str, ready: asyncio.Event) -> None:
     from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
 
     loop = asyncio.get_running_loop()
     stats = table.stats
@@ -152,14 +154,20 @@ async def client(base: str, ws_base: str, table: LoadTable, table_id: int, seat:
                 await asyncio.sleep(delay)
             if action["type"] == "discard":
                 table.sent_discard(seat, loop.time())
-            stats.actions += 1
-            await ws.send(orjson.dumps({"type": "act", "seq": seq, "action": action}).decode())
+            if table.measuring[0]:
+                stats.actions += 1
+            try:
+                await ws.send(orjson.dumps({"type": "act", "seq": seq, "action": action}).decode())
+            except ConnectionClosed:
+                return  # the client's own loop reports why
 
         async for raw in ws:
             now = loop.time()
             data = orjson.loads(raw)
-            for message in data if isinstance(data, list) else (data,):
-                stats.messages += 1
+            batch = data if isinstance(data, list) else (data,)
+            if table.measuring[0]:
+                stats.messages += len(batch)
+            for message in batch:
                 kind = message["type"]
                 if kind == "events":
                     for event in message["events"]:
@@ -185,6 +193,8 @@ async def client(base: str, ws_base: str, table: LoadTable, table_id: int, seat:
                         ready.set()
                 elif kind == "hand_result":
                     await ws.send('{"type":"ready"}')
+                elif kind == "seat_mode" and message["mode"] != "player":
+                    stats.auto.append(f"seat {message['seat']}: {message['reason']}")
                 elif kind in ("refused", "error"):
                     if len(stats.errors) < 5:
                         stats.errors.append(json.dumps(message)[:200])
@@ -248,7 +258,8 @@ async def play_tables(base: str, tables: int, args: dict[str, Any], conn: Any) -
         "cycles": [c for s in stats for c in s.cycles],
         "actions": sum(s.actions for s in stats),
         "messages": sum(s.messages for s in stats),
-        "errors": [e for s in stats for e in s.errors][:5],
+        "errors": [e for s in stats for e in s.errors],
+        "auto": [a for s in stats for a in s.auto],
         "cpu": time.process_time() - start_cpu,
     }))
     for task in tasks:
@@ -258,7 +269,14 @@ async def play_tables(base: str, tables: int, args: dict[str, Any], conn: Any) -
 def _report(task: asyncio.Task[None], stats: TableStats) -> None:
     """A client that ended with an error says so in the results."""
     if not task.cancelled() and task.exception() is not None and len(stats.errors) < 5:
-        stats.errors.append(f"client: {type(task.exception()).__name__}: {task.exception()}")
+        exc = task.exception()
+        where = ""
+        if exc.__traceback__ is not None:
+            frame = exc.__traceback__
+            while frame.tb_next is not None:
+                frame = frame.tb_next
+            where = f" at {Path(frame.tb_frame.f_code.co_filename).name}:{frame.tb_lineno}"
+        stats.errors.append(f"client: {type(exc).__name__}{where}: {exc}")
 
 
 def worker(base: str, tables: int, args: dict[str, Any], conn: Any) -> None:
@@ -346,8 +364,19 @@ def run_level(tables: int, args: argparse.Namespace) -> dict[str, Any]:
         "rss_mb": round(rss, 1),
         "mb_per_table": round((rss - idle_rss) / tables, 3),
         "samples": len(latencies),
-        "errors": [e for p in parts for e in p["errors"]][:5],
+        "errors": _error_counts([e for p in parts for e in p["errors"]]),
+        "seats_left_to_tuoguan": sum(len(p["auto"]) for p in parts) // 4,
+        "tuoguan_reasons": sorted({a.split(": ", 1)[1] for p in parts for a in p["auto"]}),
     }
+
+
+def _error_counts(errors: list[str]) -> dict[str, int]:
+    """How often each kind of error was seen (its text up to the first digit or quote)."""
+    counts: dict[str, int] = {}
+    for error in errors:
+        key = error[:90]
+        counts[key] = counts.get(key, 0) + 1
+    return dict(sorted(counts.items(), key=lambda kv: -kv[1])[:8])
 
 
 def main(argv: list[str] | None = None) -> int:

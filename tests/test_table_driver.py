@@ -246,3 +246,61 @@ def test_a_bot_that_fails_is_replaced_by_the_safe_action() -> None:
                        make_bot("random", seed=3)],
               on_decision=lambda turn, s, problem: problems.append(problem) if problem else None)
     assert driver.hand_over and problems and all("boom" in p for p in problems)
+
+
+def test_a_seat_taken_back_while_its_bot_thinks_is_asked_again_when_it_times_out() -> None:
+    """托管 was asked, the person took the seat back before the bot's answer came (the hall
+    drops that answer): the person gets the prompt again, and when they time out 托管 is
+    asked afresh; the table never waits on a deadline that nothing acts on."""
+    driver = TableDriver(Match("jiaxing", hands=1), timing=TIMING)
+    listen_all(driver)
+    rnd = driver.start_hand(seed(11), 0.0)
+    seat = rnd.dealer
+    prompt = driver.prompts[seat]
+    driver.set_mode(seat, SeatMode.AUTO, 0.5, reason="offline")
+    due = 0.5 + TIMING.bot_turn
+    assert driver.next_wakeup() == due
+    asked = driver.bot_turns(due)
+    assert [t.seat for t in asked] == [seat]
+    driver.drain()
+    driver.take_back(seat, 1.5)  # the bot's answer will be dropped
+    again = [m for r, m in driver.drain() if r == seat and m["type"] == "prompt"]
+    assert [m["seq"] for m in again] == [prompt.seq]
+    assert prompt.deadline is not None
+    assert driver.next_wakeup() == prompt.deadline
+    driver.advance(prompt.deadline)
+    assert driver.modes[seat] == SeatMode.AUTO
+    turns = driver.bot_turns(prompt.deadline)
+    assert [(t.seat, t.seq) for t in turns] == [(seat, prompt.seq)]
+    # the bot is thinking: nothing is due until it answers
+    assert driver.next_wakeup() is None
+    driver.submit(seat, turns[0].seq, turns[0].legal[-1], prompt.deadline + 0.5)
+    nxt = driver.next_wakeup()
+    assert nxt is not None and nxt >= prompt.deadline + 0.5
+
+
+def test_a_bot_slower_than_a_window_does_not_make_the_table_spin() -> None:
+    """A bot seat's claim window outlives its deadline (the bot worker is slow): the deadline
+    belongs to nobody, so ``next_wakeup`` does not return it."""
+    for n in range(40):
+        driver = TableDriver(Match("jiaxing", hands=1), timing=TIMING, modes=bot_modes(None))
+        rnd = driver.start_hand(seed(300 + n), 0.0)
+        bots = [make_bot("greedy", seed=s) for s in range(4)]
+        now = 0.0
+        while not rnd.ended and rnd.phase != "claim":
+            driver.advance(now)
+            for t in driver.bot_turns(now):
+                driver.submit(t.seat, t.seq, bots[t.seat].choose(t.view, t.legal), now)
+            nxt = driver.next_wakeup()
+            now = nxt if nxt is not None else now
+        if rnd.phase != "claim":
+            continue
+        driver.advance(now)
+        asked = driver.bot_turns(now + TIMING.bot_claim)
+        assert asked
+        late = now + 60.0  # far past every window's deadline; no answer yet
+        driver.advance(late)
+        nxt = driver.next_wakeup()
+        assert nxt is None or nxt > late, (nxt, late)
+        return
+    pytest.fail("no claim window in 40 hands")

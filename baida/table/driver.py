@@ -194,18 +194,23 @@ class TableDriver:
         """Change who decides for ``seat``; everyone is told (the 托管 marker is public)."""
         if self.modes[seat] == mode and self.auto_reason[seat] == reason:
             return
+        changed_hands = self.modes[seat] != mode
         self.modes[seat] = mode
         self.auto_reason[seat] = reason if mode == SeatMode.AUTO else None
         notice = {"type": "seat_mode", "seat": seat, "mode": mode.value, "reason": reason}
         self._broadcast(notice)
         prompt = self.prompts.get(seat)
-        if prompt is not None:
-            if mode == SeatMode.PLAYER:
-                prompt.bot_due = None
-                if prompt.delivered and not prompt.bot_asked:
-                    self._send(seat, prompt.to_json(now))
-            elif prompt.bot_due is None:
-                prompt.bot_due = now + (self.timing.bot_turn if mode == SeatMode.AUTO else 0.0)
+        if prompt is None or not changed_hands:
+            return
+        # the seat changed hands: a bot's answer still on its way is dropped by the caller
+        # (it checks the mode), so whoever decides now is asked afresh
+        prompt.bot_asked = False
+        if mode == SeatMode.PLAYER:
+            prompt.bot_due = None
+            if prompt.delivered:
+                self._send(seat, prompt.to_json(now))
+        else:
+            prompt.bot_due = now + (self.timing.bot_turn if mode == SeatMode.AUTO else 0.0)
 
     def take_back(self, seat: int, now: float) -> None:
         """The player takes the seat back from 托管."""
@@ -274,16 +279,19 @@ class TableDriver:
         self._release(now)
 
     def next_wakeup(self) -> float | None:
-        """The earliest time ``advance`` has something to do (None: nothing is scheduled)."""
+        """The earliest time ``advance`` (or ``bot_turns``) has something to do (None: nothing
+        is scheduled). Only what someone acts on counts: a deadline is a person's (a bot's
+        prompt waits for the bot), a bot's due time counts until the bot has been asked."""
         times: list[float] = []
         if self._times:
             times.append(self._times[0])
+        modes = self.modes
         for p in self.prompts.values():
             if not p.delivered:
                 times.append(p.released)
-            elif p.deadline is not None:
+            elif p.deadline is not None and modes[p.seat] == SeatMode.PLAYER:
                 times.append(p.deadline)
-            if p.bot_due is not None and not p.bot_asked:
+            if p.bot_due is not None and not p.bot_asked and modes[p.seat] != SeatMode.PLAYER:
                 times.append(max(p.bot_due, p.released))
         return min(times) if times else None
 

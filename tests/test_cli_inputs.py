@@ -153,6 +153,7 @@ def test_the_issues_cases_through_the_installed_command(tmp_path, command, data)
 
 JSON_LEAF = st.one_of(
     st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False),
+    st.integers(-(10**4299), 10**4299),  # up to the 4,300 digits JSON still reads
     st.text(st.characters(), max_size=20),
     st.text(st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF), min_size=1, max_size=2),
     st.sampled_from(["5m", "*", "E", "jiaxing", "wenling", "self_draw", "pon C", "123m"]),
@@ -251,3 +252,148 @@ def test_score_imports_neither_the_terminal_ui_nor_the_arena_nor_rich(tmp_path):
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=120, env={**os.environ, "PYTHONWARNINGS": "ignore"})
     assert done.stderr.strip() == "0 []", done.stderr
+
+
+# ---------------------------------------------------------------------- numeric bounds
+
+BIG = 10**4299  # 4,300 digits: JSON reads it, but a result built on it cannot be printed
+SCORE_NUMBERS = [  # (the field as the error names it, where it goes in the input)
+    ("base", ("base",)),
+    ("carry_pool", ("carry_pool",)),
+    ("options.winner_bonus_points", ("options", "winner_bonus_points")),
+    ("options.santan_threshold", ("options", "santan_threshold")),
+    ("options.wall_reserve", ("options", "wall_reserve")),
+    ("options.rounds", ("options", "rounds")),
+]
+
+
+def _put(obj: dict[str, Any], path: tuple[str, ...], value: Any) -> dict[str, Any]:
+    obj = json.loads(json.dumps(obj))
+    inner = obj
+    for key in path[:-1]:
+        inner = inner.setdefault(key, {})
+    inner[path[-1]] = value
+    return obj
+
+
+def _bound(field: str) -> int:
+    from baida.rules.options import MAXIMUM
+    from baida.scoring.request import MAX_BASE, MAX_CARRY_POOL
+
+    if field.startswith("options."):
+        return MAXIMUM[field.removeprefix("options.")]
+    return {"base": MAX_BASE, "carry_pool": MAX_CARRY_POOL}[field]
+
+
+@pytest.mark.parametrize("field,path", SCORE_NUMBERS, ids=[f for f, _ in SCORE_NUMBERS])
+@pytest.mark.parametrize("big", [BIG, "bound + 1"], ids=["4300 digits", "bound + 1"])
+def test_score_refuses_a_number_past_its_bound_naming_field_and_bound(
+        capsys, monkeypatch, field, path, big):
+    bound = _bound(field)
+    value = bound + 1 if big == "bound + 1" else big
+    status, out = _score(capsys, monkeypatch, json.dumps(_put(GOOD, path, value)))
+    assert status == 2
+    error = _error_line(out)
+    assert error.startswith(f"{field}: ") and f"at most {bound}" in error, error
+
+
+@pytest.mark.parametrize("field,path", SCORE_NUMBERS, ids=[f for f, _ in SCORE_NUMBERS])
+def test_score_takes_a_number_at_its_bound(capsys, monkeypatch, field, path):
+    status, out = _score(capsys, monkeypatch, json.dumps(_put(GOOD, path, _bound(field))))
+    assert status == 0, out
+    json.loads(out)
+
+
+def test_the_largest_stakes_stay_exact_for_any_json_reader(capsys, monkeypatch):
+    """At the bounds, every amount is below 2**53 (a JavaScript number holds it exactly)."""
+    from baida.rules.options import MAXIMUM
+    from baida.scoring.request import MAX_BASE, MAX_CARRY_POOL
+
+    hand = {"concealed": "EEESSSWWWNNNC", "melds": []}  # 全老头 对对和, the most 台
+    obj = dict(GOOD, hand=hand, win_tile="C", winner="E", base=MAX_BASE,
+               carry_pool=MAX_CARRY_POOL, heavenly=True,
+               options={"winner_bonus_points": MAXIMUM["winner_bonus_points"]})
+    status, out = _score(capsys, monkeypatch, json.dumps(obj))
+    result = json.loads(out)
+    assert status == 0 and result["legal"], result
+    assert all(abs(v) < 2**53 for v in result["payments"].values())
+
+
+def test_wenling_refuses_huangpai_pairs_past_its_bound(capsys, monkeypatch):
+    from baida.rules.options import MAXIMUM
+
+    obj = {"ruleset": "wenling", "indicator": "7m", "winner": "S",
+           "options": {"huangpai_pairs": MAXIMUM["huangpai_pairs"] + 1},
+           "hand": {"concealed": "123p345p567p67p99p", "melds": ["pon W"]}, "win_tile": "8p"}
+    status, out = _score(capsys, monkeypatch, json.dumps(obj))
+    assert status == 2
+    assert _error_line(out).startswith("options.huangpai_pairs: must be at most")
+
+
+RECORD_NUMBERS = [
+    ("record.base", ("base",)),
+    ("record.carry_pool", ("carry_pool",)),
+    ("record.options.winner_bonus_points", ("options", "winner_bonus_points")),
+    ("record.options.wall_reserve", ("options", "wall_reserve")),
+]
+
+
+@pytest.mark.parametrize("field,path", RECORD_NUMBERS, ids=[f for f, _ in RECORD_NUMBERS])
+def test_replay_refuses_a_number_past_its_bound_before_printing_anything(field, path):
+    bound = _bound(field.removeprefix("record."))
+    for value in (BIG, bound + 1):
+        status, out, err = _replay(json.dumps(_put(RECORD, path, value)).encode())
+        assert status == 2 and out == "", (out[:300], err[:300])
+        error = _error_line(err)
+        assert f"{field}: " in error and f"at most {bound}" in error, error
+
+
+@pytest.mark.parametrize("command", ["score", "replay"])
+def test_a_4300_digit_base_through_the_installed_command(tmp_path, command):
+    data = _put(GOOD if command == "score" else RECORD, ("base",), BIG)
+    path = tmp_path / "input.json"
+    path.write_text(json.dumps(data))
+    done = subprocess.run([sys.executable, "-m", "baida.cli", command, str(path)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr[-500:]
+    error = _error_line(done.stdout if command == "score" else done.stderr)
+    assert "base: must be at most" in error and "internal error" not in error
+
+
+NUMBER = st.one_of(
+    st.integers(-10, 10**7),
+    st.integers(-(10**4299), 10**4299),
+    st.sampled_from([BIG, -BIG, 2**53, 2**63, 10**6, 10**6 + 1, 100, 101]),
+)
+
+
+@settings(max_examples=examples(200), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.sampled_from(SCORE_NUMBERS), NUMBER), min_size=1, max_size=3))
+def test_score_fuzz_of_numeric_fields(capsys, monkeypatch, changes):
+    """Any integer in any numeric field: an answer within the bounds, else exit 2 naming the
+    field (never an internal error)."""
+    obj: dict[str, Any] = GOOD
+    for (_, path), value in changes:
+        obj = _put(obj, path, value)
+    status, out = _score(capsys, monkeypatch, json.dumps(obj))
+    assert status in (0, 2), out[:500]
+    if status == 2:
+        error = _error_line(out)
+        assert any(error.startswith(f + ": ") for (f, _), _ in changes), error
+    else:
+        assert all(json.loads(out)["payments"][s] < 2**53 for s in "ESWN")
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(RECORD_NUMBERS), NUMBER), min_size=1, max_size=2))
+def test_replay_fuzz_of_numeric_fields(changes):
+    record: dict[str, Any] = RECORD
+    for (_, path), value in changes:
+        record = _put(record, path, value)
+    status, _, err = _replay(json.dumps(record).encode())
+    assert "Traceback" not in err and "internal error" not in err
+    assert status in (0, 1, 2), err[:500]
+    if status == 2:
+        error = _error_line(err)
+        assert any(f"{f}: " in error for (f, _), _ in changes), error

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from docs_markdown import DOCS, code_value, table_after
 
-from baida.rules.options import CHOICES, MINIMUM, JiaxingOptions, WenlingOptions
+from baida.rules.options import CHOICES, MAXIMUM, MINIMUM, JiaxingOptions, WenlingOptions
 
 PAGE = (DOCS / "options.md").read_text(encoding="utf-8")
 CLASSES = {"jiaxing": JiaxingOptions, "wenling": WenlingOptions}
@@ -36,10 +36,10 @@ def _documented(ruleset: str, page: str = PAGE) -> dict[str, dict[str, Any]]:
 
 
 def _values(cell: str) -> Any:
-    """``true``/``false`` and quoted strings as a set; "integer ≥ N" as ("integer", N)."""
-    minimum = re.fullmatch(r"integer ≥ (\d+)", cell)
-    if minimum:
-        return ("integer", int(minimum.group(1)))
+    """``true``/``false`` and quoted strings as a set; "integer N to M" as ("integer", N, M)."""
+    bounds = re.fullmatch(r"integer (\d+) to (\d+)", cell)
+    if bounds:
+        return ("integer", int(bounds.group(1)), int(bounds.group(2)))
     return {code_value(f"`{span}`") for span in re.findall(r"`([^`]*)`", cell)}
 
 
@@ -50,7 +50,7 @@ def _expected(ruleset: str) -> dict[str, dict[str, Any]]:
         if isinstance(default, bool):
             values: Any = {True, False}
         elif isinstance(default, int):
-            values = ("integer", MINIMUM[field.name])
+            values = ("integer", MINIMUM[field.name], MAXIMUM[field.name])
         else:
             values = set(CHOICES[field.name])
         out[field.name] = {"values": values, "default": default}
@@ -82,7 +82,7 @@ def test_each_option_names_its_question(ruleset):
 def test_the_check_notices_a_wrong_table():
     """A changed default, a changed value set or a missing row is seen as a difference."""
     expected = _expected("jiaxing")
-    row = "| `rounds` | integer ≥ 1 | `4` |"
+    row = "| `rounds` | integer 1 to 100 | `4` |"
     assert row in PAGE
     wrong_default = _documented("jiaxing", PAGE.replace(row, row.replace("`4`", "`5`")))
     assert wrong_default["rounds"]["default"] != expected["rounds"]["default"]

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..quote import name_of, quote
 from ..rules.options import OptionError, make_options, options_to_json
+from ..scoring.request import MAX_BASE, MAX_CARRY_POOL
 from ..tiles import TileError, parse_tile, tile_str
 from .actions import Action
 from .errors import EngineError, MalformedAction, RecordError, ReplayError
@@ -69,6 +70,15 @@ def _field(obj: dict[str, Any], name: str, kind: type | tuple[type, ...], defaul
     return value
 
 
+def _count(obj: dict[str, Any], name: str, default: int, minimum: int, maximum: int) -> int:
+    """An integer field within its bounds (those of ``baida score``)."""
+    value = _field(obj, name, int, default)
+    if not minimum <= value <= maximum:
+        side = f"at least {minimum}" if value < minimum else f"at most {maximum}"
+        raise RecordError(f"record.{name}: must be {side}, got {quote(value)}")
+    return value
+
+
 def _seat(obj: dict[str, Any], name: str) -> int:
     value = _field(obj, name, int, 0)
     if value not in (0, 1, 2, 3):
@@ -102,10 +112,8 @@ def start_round(obj: Any) -> Round:
         previous_kind = None if previous is None else parse_tile(previous)
     except TileError as exc:
         raise RecordError(f"record.previous_wild: {exc}") from None
-    base = _field(obj, "base", int, 1)
-    carry = _field(obj, "carry_pool", int, 0)
-    if base < 1 or carry < 0:
-        raise RecordError("record: base must be at least 1 and carry_pool at least 0")
+    base = _count(obj, "base", 1, 1, MAX_BASE)
+    carry = _count(obj, "carry_pool", 0, 0, MAX_CARRY_POOL)
     kwargs: dict[str, Any] = {
         "options": options,
         "dealer": _seat(obj, "dealer"),

@@ -68,7 +68,7 @@ class WenlingOptions:
     special_four_lazi: bool = True
 
 
-# The allowed strings of the string options; ints carry their minimum.
+# The allowed strings of the string options; ints carry their minimum and maximum.
 CHOICES: dict[str, tuple[str, ...]] = {
     "discard_win_payment": ("discarder_one_share", "discarder_three_shares"),
     "dandiao_mode": ("structural", "pair_wait"),
@@ -85,6 +85,13 @@ MINIMUM: dict[str, int] = {
     "wall_reserve": 0,
     "rounds": 1,
     "huangpai_pairs": 0,
+}
+MAXIMUM: dict[str, int] = {  # far above any real table; a number has to end somewhere
+    "winner_bonus_points": 1_000_000,
+    "santan_threshold": 100,
+    "wall_reserve": 100,
+    "rounds": 100,
+    "huangpai_pairs": 100,
 }
 
 Options = JiaxingOptions | WenlingOptions
@@ -106,7 +113,9 @@ def _check_value(name: str, value: Any, default: Any) -> Any:
         if isinstance(value, bool) or not isinstance(value, int):
             raise OptionError(f"{where}: expected an integer, got {quote(value)}")
         if value < MINIMUM[name]:
-            raise OptionError(f"{where}: must be at least {MINIMUM[name]}, got {value}")
+            raise OptionError(f"{where}: must be at least {MINIMUM[name]}, got {quote(value)}")
+        if value > MAXIMUM[name]:
+            raise OptionError(f"{where}: must be at most {MAXIMUM[name]}, got {quote(value)}")
         return value
     allowed = CHOICES[name]
     if value not in allowed:

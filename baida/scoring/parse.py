@@ -23,7 +23,7 @@ from ..tiles import (
     parse_tiles,
     tile_str,
 )
-from .request import ScoreInputError, ScoreRequest
+from .request import MAX_BASE, MAX_CARRY_POOL, ScoreInputError, ScoreRequest
 
 RULESETS = ("jiaxing", "wenling")
 WIN_BY = ("self_draw", "discard", "rob_kong", "lazi")
@@ -71,12 +71,14 @@ def _bool(obj: dict[str, Any], name: str) -> bool:
     return bool(_expect(name, obj[name], bool, "true or false"))
 
 
-def _int(obj: dict[str, Any], name: str, default: int, minimum: int) -> int:
+def _int(obj: dict[str, Any], name: str, default: int, minimum: int, maximum: int) -> int:
     if name not in obj:
         return default
     value = _expect(name, obj[name], int, "an integer")
     if value < minimum:
-        raise ScoreInputError(name, f"must be at least {minimum}, got {value}")
+        raise ScoreInputError(name, f"must be at least {minimum}, got {quote(value)}")
+    if value > maximum:
+        raise ScoreInputError(name, f"must be at most {maximum}, got {quote(value)}")
     return int(value)
 
 
@@ -390,8 +392,8 @@ def parse_request(obj: Any) -> ScoreRequest:
 
 
 def _fill_jiaxing(req: ScoreRequest, obj: dict[str, Any]) -> None:
-    req.base = _int(obj, "base", 1, 1)
-    req.carry_pool = _int(obj, "carry_pool", 0, 0)
+    req.base = _int(obj, "base", 1, 1, MAX_BASE)
+    req.carry_pool = _int(obj, "carry_pool", 0, 0, MAX_CARRY_POOL)
     if "round_wind" in obj:
         req.round_wind = _seat("round_wind", obj["round_wind"])
     req.last_tile = _bool(obj, "last_tile")

@@ -12,6 +12,11 @@ from ..hand import Hand
 from ..quote import name_of
 from ..rules.options import Options
 
+# Upper bounds of the numeric inputs: far above any real table, and low enough that every
+# amount a hand settles stays an exact integer for any JSON reader (below 2**53).
+MAX_BASE = 1_000_000  # 底分, the stake per 台
+MAX_CARRY_POOL = 1_000_000  # 黄番 tokens (a hand takes at most one)
+
 
 @dataclass(slots=True)
 class ScoreRequest:

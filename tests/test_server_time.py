@@ -112,13 +112,17 @@ async def test_a_dropped_connection_goes_to_tuoguan_and_comes_back(tmp_path: Pat
         await me.http.aclose()
 
 
-async def test_every_seat_sees_the_same_pause_after_a_discard(tmp_path: Path) -> None:
+@pytest.mark.parametrize("uniform", [False, True])
+async def test_every_seat_sees_the_same_pause_after_a_discard(tmp_path: Path,
+                                                              uniform: bool) -> None:
     """The person's discards: whether or not a bot may claim, the next thing anyone hears
-    comes exactly one pause later."""
+    comes exactly one pause later (with ``uniform_window``: one whole claim window later)."""
+    gap = TIMING["claim"] if uniform else TIMING["pause"]
     async with running_hall(tmp_path) as hall:
         me = await Client(hall).guest()
         watcher = await Client(hall).guest()
-        table_id = await table_with_bots(hall, me)
+        table_id = await table_with_bots(hall, me,
+                                         timing={**TIMING, "uniform_window": uniform})
         await watcher.open(table_id)
         await hall.quiet([me, watcher])
         gaps: set[float] = set()
@@ -136,12 +140,12 @@ async def test_every_seat_sees_the_same_pause_after_a_discard(tmp_path: Path) ->
             assert [m["events"][-1]["type"] for m in watcher.log[start:]
                     if m["type"] == "events"] == ["discard"]
             heard = len(watcher.log)
-            await hall.advance(0.75, [me, watcher])
+            await hall.advance(gap - 0.25, [me, watcher])
             assert len(watcher.log) == heard
             await hall.advance(0.25, [me, watcher])
             assert len(watcher.log) > heard
             gaps.add(hall.clock.now() - t0)
-        assert gaps == {1.0}  # at least one discard was checked, each one pause long
+        assert gaps == {gap}  # at least one discard was checked, each one pause long
         await me.close()
         await watcher.close()
 
@@ -204,3 +208,28 @@ async def test_a_restart_mid_hand_resumes_it_and_pays_it_once(tmp_path: Path) ->
         balance = store.ledger.balance(back.me["id"])
         assert balance == 500 + sum(e.amount for e in entries if e.kind != "grant")
         await back.close()
+
+
+async def test_the_uniform_window_is_a_table_setting_the_lobby_shows(tmp_path: Path) -> None:
+    async with running_hall(tmp_path) as hall:
+        me = await Client(hall).guest()
+        r = await me.post("/api/tables", {"ruleset": "wenling", "hands": 1,
+                                          "timing": {"uniform_window": True}})
+        assert r.status_code == 201, r.text
+        table = r.json()["table"]
+        assert table["timing"]["uniform_window"] is True
+        assert "uniform_window" in table["badges"]
+        listed = (await me.http.get("/api/tables")).json()["tables"]
+        shown = next(t for t in listed if t["id"] == table["id"])
+        assert shown["timing"]["uniform_window"] is True and "uniform_window" in shown["badges"]
+        r = await me.post("/api/tables", {"ruleset": "wenling", "hands": 1})
+        assert r.json()["table"]["timing"]["uniform_window"] is False
+        assert "uniform_window" not in r.json()["table"]["badges"]
+        for bad, words in [({"uniform_window": 1}, "timing.uniform_window: true or false"),
+                           ({"uniform_window": True, "claim": None},
+                            "timing.uniform_window: needs a claim window")]:
+            before = len(hall.actors())
+            r = await me.post("/api/tables", {"ruleset": "wenling", "hands": 1, "timing": bad})
+            assert r.status_code == 400 and words in r.json()["error"], r.text
+            assert len(hall.actors()) == before
+        await me.close()

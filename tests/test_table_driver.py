@@ -304,3 +304,124 @@ def test_a_bot_slower_than_a_window_does_not_make_the_table_spin() -> None:
         assert nxt is None or nxt > late, (nxt, late)
         return
     pytest.fail("no claim window in 40 hands")
+
+
+def discard_gaps(log: list[tuple[float, Any, dict[str, Any]]],
+                 recipient: Any) -> list[tuple[float, bool]]:
+    """For every discard or 补杠 the recipient hears: the time until it hears the next events,
+    and whether a claim or 抢杠 window was opened for someone after it."""
+    window_at = {t for t, _, m in log if m["type"] == "prompt" and m["kind"] in ("claim", "rob")}
+    heard = [(t, m) for t, r, m in log if r == recipient and m["type"] == "events"]
+    out = []
+    for (t, m), (u, _) in zip(heard, heard[1:], strict=False):
+        if m["events"][-1]["type"] in ("discard", "bukong"):
+            out.append((u - t, t in window_at))
+    return out
+
+
+SLOW = 2.5  # a person slower than the pause, faster than the claim window
+
+
+def persons_timeline(ruleset: str, n: int, timing: TableTiming) -> list[tuple[float, bool]]:
+    driver = TableDriver(Match(ruleset, hands=1), timing=timing)
+    listen_all(driver)
+    driver.start_hand(seed(400 + n), 0.0)
+    log = simulate(driver, [make_bot("greedy", seed=s) for s in range(4)], person_delay=SLOW)
+    return discard_gaps(log, None)
+
+
+@pytest.mark.parametrize("ruleset", ["jiaxing", "wenling"])
+def test_people_slower_than_the_pause_show_a_window_by_default(ruleset: str) -> None:
+    """The documented limit of the uniform pause: a person who answers a window after the
+    pause holds up the table, which a spectator can see."""
+    gaps = [g for n in range(3) for g in persons_timeline(ruleset, n, TIMING)]
+    assert {g for g, window in gaps if not window} == {TIMING.pause}
+    assert {g for g, window in gaps if window} == {SLOW}
+
+
+@pytest.mark.parametrize("ruleset", ["jiaxing", "wenling"])
+def test_the_uniform_window_shows_nothing_whoever_may_claim(ruleset: str) -> None:
+    """``uniform_window``: after every discard and 补杠 the table waits the whole claim
+    window, whether or not a window opened and however fast the people in it answer."""
+    strict = TableTiming(**{**TIMING.to_json(), "uniform_window": True})
+    assert TIMING.claim is not None
+    gaps = [g for n in range(3) for g in persons_timeline(ruleset, n, strict)]
+    with_window = {g for g, window in gaps if window}
+    without = {g for g, window in gaps if not window}
+    assert with_window and without  # both kinds of discard were seen
+    assert with_window == without == {TIMING.claim}
+    # an early pass ends nothing early: bots answer at once, the table still waits
+    driver = TableDriver(Match(ruleset, hands=1), timing=strict, modes=bot_modes(None))
+    listen_all(driver)
+    driver.start_hand(seed(400), 0.0)
+    log = simulate(driver, [make_bot("greedy", seed=s) for s in range(4)])
+    assert {g for g, _ in discard_gaps(log, None)} == {TIMING.claim}
+
+
+def test_uniform_window_settings_are_checked() -> None:
+    from baida.table import TimingError
+
+    with pytest.raises(TimingError, match="timing.uniform_window"):
+        TableTiming(uniform_window="yes")  # type: ignore[arg-type]
+    with pytest.raises(TimingError, match="timing.uniform_window: needs a claim window"):
+        TableTiming(uniform_window=True, claim=None)
+    assert TableTiming(uniform_window=True).after_discard == TableTiming().claim
+    assert TableTiming().after_discard == TableTiming().pause
+    assert TableTiming.instant().to_json()["uniform_window"] is False
+
+
+GAVE_UP_HANDS = [
+    "3m6m 1s4s7s E S W N C F P 2s",  # dealer: discards 3m, seat 1 chows it
+    "1m2m 4m5m 7m8m 2s5s8s 3s6s E S",
+    "123p456p789p 11p 23p",  # chooses 放弃
+    "E W N C F P 3m6m 1s4s7s 2m5m",
+]
+
+
+@pytest.mark.parametrize("uniform", [False, True])
+def test_the_pause_follows_a_gave_up_players_automatic_discard(uniform: bool) -> None:
+    """Seat 2 chose 放弃: its draw goes out by itself, and every seat still waits the pause
+    (or the window) after that discard, as after any other."""
+    from baida.engine.wall import wall_from_deal
+    from baida.tiles import parse_tile, parse_tiles
+
+    wall = wall_from_deal(
+        "jiaxing", [parse_tiles(h) for h in GAVE_UP_HANDS], draws=parse_tiles("8m W 5m 7s 1p"),
+        tail=[], indicator=parse_tile("9s"), dealer_extra=parse_tile("5s"),
+    )
+    timing = TableTiming(**{**TIMING.to_json(), "uniform_window": uniform})
+    gap = timing.after_discard
+    driver = TableDriver(Match("jiaxing", {"santan_threshold": 1}, hands=1), timing=timing)
+    listen_all(driver)
+    driver.start_hand_from_wall(wall, (1, 2), 0.0)
+    now = 0.0
+
+    def answer(seat: int, **action: Any) -> None:
+        nonlocal now
+        prompt = driver.prompts[seat]
+        now = max(now, prompt.released)
+        driver.advance(now)
+        driver.submit(seat, prompt.seq, {"type": action.pop("type"), **action}, now)
+        driver.advance(now)
+
+    answer(0, type="discard", tile="3m")
+    answer(1, type="chi", tiles=["1m", "2m"])
+    answer(2, type="give_up")
+    answer(3, type="continue")
+    driver.drain()
+    answer(1, type="discard", tile="E")
+    t0 = now
+    heard: list[tuple[float, list[tuple[str, int]]]] = []
+    while now < t0 + 3 * gap:
+        driver.advance(now)
+        for recipient, message in driver.drain():
+            if recipient is None and message["type"] == "events":
+                heard.append((now - t0, [(e["type"], e["seat"]) for e in message["events"]]))
+        nxt = driver.next_wakeup()
+        assert nxt is not None
+        now = max(now + 0.25, nxt) if nxt <= now else nxt
+    assert heard[:3] == [
+        (0.0, [("discard", 1)]),
+        (gap, [("draw", 2), ("discard", 2)]),  # the automatic discard
+        (2 * gap, [("draw", 3)]),  # one pause (or window) after it
+    ]

@@ -42,7 +42,8 @@ class TableConfig:
         return 0 if self.stakes == "points" else 20 * self.base + self.fee
 
     def badges(self) -> list[str]:
-        """Short labels for the lobby: 吃/不吃, 硬自摸/抓铳, stakes, 底分, length."""
+        """Short labels for the lobby: 吃/不吃, 硬自摸/抓铳, stakes, 底分, length, private,
+        and ``uniform_window`` (the table waits the whole claim window after every discard)."""
         out = [self.ruleset]
         if self.ruleset == "jiaxing":
             out.append("chi" if self.options.get("allow_chi", True) else "no_chi")
@@ -52,6 +53,8 @@ class TableConfig:
         out.append(f"hands:{self.hands}" if self.hands else f"rounds:{self.rounds}")
         if self.private:
             out.append("private")
+        if self.timing.uniform_window:
+            out.append("uniform_window")  # every discard waits the whole claim window
         return out
 
     def length_json(self) -> dict[str, Any]:

@@ -9,7 +9,9 @@
   prompt's sequence number and only if it is one of the offered actions; anything else is
   refused with a message that is the same whatever the hidden state;
 * it releases the engine's events on a **timeline**: after every discard and every 补杠 the
-  table pauses ``timing.pause`` for everyone, whether or not a claim window opened;
+  table pauses ``timing.pause`` for everyone, whether or not a claim window opened (with
+  ``timing.uniform_window``, the whole claim window: answers are taken at once, their
+  effects released at the window's end);
 * it fires **deadlines**: a claim window passes, a turn or a 三摊 question goes to 托管;
 * it says which seats a **bot** must answer for (bot seats, and seats on 托管) and when.
 
@@ -356,11 +358,12 @@ class TableDriver:
 
     def _schedule(self, count: int, now: float, pause: bool = True) -> None:
         """Give the last ``count`` events of the hand their release times (``pause``: with
-        the uniform pause after each discard; history is released at once)."""
+        the uniform pause, or window, after each discard and 补杠; history is released at
+        once)."""
         rnd = self.match.current
         assert rnd is not None
         events = rnd.events
-        gap = self.timing.pause if pause else 0.0
+        gap = self.timing.after_discard if pause else 0.0
         start = len(events) - count
         for i in range(start, len(events)):
             at = max(now, self._barrier)

@@ -20,6 +20,12 @@ class TableTiming:
     * ``pause``: after every discard and every 补杠 each seat sees the same pause before
       anything else happens, whether or not anyone may claim (a window that opens only when
       someone can claim would tell the table that someone holds a pair, a run or a win).
+      A person who takes longer than the pause to answer a window stretches it: the pause
+      hides a window only from tables whose windows are answered within it.
+    * ``uniform_window``: instead of ``pause``, wait the whole claim window (``claim``)
+      after every discard and every 补杠, whoever may claim and whenever they answer:
+      answers are taken at once, their effects come at the window's end, so the pace tells
+      nothing even when people answer slowly. Needs a ``claim`` limit.
     * ``claim``: the time a seat has to answer a claim or 抢杠 window; a timeout passes.
     * ``turn`` + ``bank``: the time to discard, then the seat's bank for this hand; a timeout
       hands the seat to 托管 until the player takes it back.
@@ -37,16 +43,24 @@ class TableTiming:
     bot_turn: float = 0.9
     bot_claim: float = 0.5
     between_hands: float | None = 20.0
+    uniform_window: bool = False
 
     def __post_init__(self) -> None:
+        if not isinstance(self.uniform_window, bool):
+            raise TimingError(
+                f"timing.uniform_window: true or false, got {_short(self.uniform_window)}")
         for f in fields(self):
             value = getattr(self, f.name)
+            if f.name == "uniform_window":
+                continue
             if value is None and f.name in ("claim", "turn", "santan", "between_hands"):
                 continue
             if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-                raise TimingError(f"timing.{f.name}: a number of seconds >= 0, got {value!r}")
+                raise TimingError(f"timing.{f.name}: a number of seconds >= 0, got {_short(value)}")
             if value > 3600:
-                raise TimingError(f"timing.{f.name}: at most 3600 seconds, got {value!r}")
+                raise TimingError(f"timing.{f.name}: at most 3600 seconds, got {_short(value)}")
+        if self.uniform_window and self.claim is None:
+            raise TimingError("timing.uniform_window: needs a claim window (timing.claim)")
 
     @classmethod
     def instant(cls) -> TableTiming:
@@ -64,8 +78,20 @@ class TableTiming:
             return self.santan
         return self.claim
 
+    @property
+    def after_discard(self) -> float:
+        """How long every seat waits after a discard or a 补杠 before anything else happens."""
+        if self.uniform_window and self.claim is not None:
+            return self.claim
+        return self.pause
+
     def bot_delay(self, kind: str) -> float:
         return self.bot_turn if kind in (TURN, SANTAN) else min(self.bot_claim, self.pause)
 
     def to_json(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:40] + "…"

@@ -110,6 +110,21 @@ REPLAY_CASES = [
     (_record_bytes(actions={"type": "pass"}), "record.actions"),
     (_record_bytes(settlement=[1, 2]), "record.settlement"),
     (_record_bytes(settlement="won"), "record.settlement"),
+    (_record_bytes(settlement=dict(RECORD["settlement"], payments="-1,3,-1,-1")),
+     "record.settlement.payments: expected a list of 4 integers"),
+    (_record_bytes(settlement=dict(RECORD["settlement"], payments={"E": 1})),
+     "record.settlement.payments"),
+    (_record_bytes(settlement=dict(RECORD["settlement"], payments=[1, 2, 3])),
+     "record.settlement.payments"),
+    (_record_bytes(settlement=dict(RECORD["settlement"], payments=[1.0, 0, 0, -1])),
+     "record.settlement.payments"),
+    (_record_bytes(settlement=dict(RECORD["settlement"], payments=[True, 0, 0, -1])),
+     "record.settlement.payments"),
+    (_record_bytes(settlement=dict(RECORD["settlement"], winner="S")),
+     "record.settlement.winner: expected a seat"),
+    (_record_bytes(settlement=dict(RECORD["settlement"], score=[])), "record.settlement.score"),
+    (_record_bytes(settlement=dict(RECORD["settlement"], note="x")),
+     "record.settlement: unknown field(s) note"),
     (_record_bytes(actions=[{"type": "discard", "seat": 0, "tile": 3}]), "record.actions[0]"),
     (_record_bytes(actions=[{"type": "fly", "seat": 0}]), "record.actions[0]"),
     (_record_bytes(**{LONG_KEY: 1}), "unknown field"),
@@ -128,6 +143,39 @@ def test_a_record_with_an_action_that_may_not_be_played_exits_1():
     record["actions"][0] = {"type": "discard", "seat": (RECORD["dealer"] + 1) % 4, "tile": "1m"}
     status, _, err = _replay(json.dumps(record).encode())
     assert status == 1 and "does not replay" in _error_line(err)
+
+
+def test_a_well_typed_settlement_that_differs_is_a_mismatch_not_a_reading_error():
+    wrong = dict(RECORD["settlement"], payments=[0, 0, 0, 0], win_tile="x" * 100)
+    status, out, err = _replay(_record_bytes(settlement=wrong))
+    assert status == 1 and out and "settlement MISMATCH" in err
+    assert "payments: record has [0, 0, 0, 0]" in err
+    assert "'" + "x" * 40 + "'…" in err and "x" * 41 not in err  # a short prefix
+
+
+PREFIX = "k" * 40
+KEY = PREFIX + "z" * 30  # longer than the prefix a message may quote
+
+
+@pytest.mark.parametrize("obj", [
+    dict(GOOD, **{KEY: 1}),
+    dict(GOOD, hand={"concealed": "123m456m789m234m5m", KEY: 1}),
+    dict(GOOD, options={KEY: 1}),
+    {"ruleset": "wenling", "indicator": "7m", "winner": "S", "others": {KEY: {}},
+     "hand": {"concealed": "123p345p567p67p99p", "melds": ["pon W"]}, "win_tile": "8p"},
+], ids=["field", "hand field", "option", "others seat"])
+def test_score_quotes_at_most_40_characters_of_a_name_it_refuses(capsys, monkeypatch, obj):
+    status, out = _score(capsys, monkeypatch, json.dumps(obj))
+    assert status == 2
+    error = _error_line(out)
+    assert PREFIX + "'…" in error and "z" not in error, error
+
+
+def test_replay_quotes_at_most_40_characters_of_a_name_it_refuses():
+    status, _, err = _replay(_record_bytes(**{KEY: 1}))
+    assert status == 2
+    error = _error_line(err)
+    assert PREFIX + "'…" in error and "z" not in error, error
 
 
 @pytest.mark.parametrize("command,data", [

@@ -185,8 +185,8 @@ class Replay:
         got = self.settlement or {}
         want = self.expected or {}
         return [
-            f"{key}: record has {quote(want.get(key), 120)},"
-            f" replay gives {quote(got.get(key), 120)}"
+            f"{key}: record has {quote(want.get(key))},"
+            f" replay gives {quote(got.get(key))}"
             for key in sorted(set(got) | set(want))
             if got.get(key) != want.get(key)
         ]
@@ -207,9 +207,47 @@ def read_record(obj: Any) -> tuple[Round, list[Action], dict[str, Any] | None]:
         except MalformedAction as exc:
             raise RecordError(f"record.actions[{i}]: {exc}") from None
     expected = obj.get("settlement")
-    if expected is not None and not isinstance(expected, dict):
-        raise RecordError(f"record.settlement: expected an object, got {quote(expected)}")
+    if expected is not None:
+        _check_settlement(expected)
     return rnd, actions, expected
+
+
+def _seat_or_null(value: Any) -> bool:
+    return value is None or type(value) is int and 0 <= value <= 3
+
+
+def _int_or_null(value: Any) -> bool:
+    return value is None or type(value) is int
+
+
+_SETTLEMENT: dict[str, tuple[str, Any]] = {  # field: (what it is, the check of its type)
+    "outcome": ("a string", lambda v: isinstance(v, str)),
+    "winner": ("a seat 0-3 or null", _seat_or_null),
+    "win_by": ("a string or null", lambda v: v is None or isinstance(v, str)),
+    "win_tile": ("a tile face or null", lambda v: v is None or isinstance(v, str)),
+    "from": ("a seat 0-3 or null", _seat_or_null),
+    "liable": ("a seat 0-3 or null", _seat_or_null),
+    "payments": ("a list of 4 integers",
+                 lambda v: isinstance(v, list) and len(v) == 4
+                 and all(type(x) is int for x in v)),
+    "carry_pool_after": ("an integer or null", _int_or_null),
+    "score": ("an object or null", lambda v: v is None or isinstance(v, dict)),
+}
+
+
+def _check_settlement(expected: Any) -> None:
+    """The claimed settlement has the shape a record's has (``RecordError``); whether its
+    values are the right ones is the replay's answer, not a reading error."""
+    if not isinstance(expected, dict):
+        raise RecordError(f"record.settlement: expected an object, got {quote(expected)}")
+    unknown = set(expected) - set(_SETTLEMENT)
+    if unknown:
+        names = ", ".join(name_of(name) for name in sorted(unknown, key=str)[:3])
+        raise RecordError(f"record.settlement: unknown field(s) {names}")
+    for name, value in expected.items():
+        what, check = _SETTLEMENT[name]
+        if not check(value):
+            raise RecordError(f"record.settlement.{name}: expected {what}, got {quote(value)}")
 
 
 def replay(obj: Any) -> Replay:

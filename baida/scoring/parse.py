@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..hand import Hand, Meld, MeldError, parse_meld
-from ..quote import quote
+from ..quote import name_of, quote
 from ..rules.options import OptionError, make_options
 from ..tiles import (
     FLOWER_FIRST,
@@ -121,8 +121,8 @@ def _hand(field: str, value: Any) -> Hand:
     _expect(field, value, dict, "an object with concealed, melds and flowers")
     for name in value:
         if name not in HAND_FIELDS:
-            raise ScoreInputError(f"{field}.{name}", "unknown field (a hand has concealed, melds,"
-                                  " flowers)")
+            raise ScoreInputError(f"{field}.{name_of(name)}",
+                                  "unknown field (a hand has concealed, melds, flowers)")
     if "concealed" not in value:
         raise ScoreInputError(f"{field}.concealed", "required field is missing")
     concealed = _tiles(f"{field}.concealed", value["concealed"])
@@ -306,7 +306,7 @@ def _check_fields(obj: dict[str, Any], ruleset: str) -> None:
         if name in RULESET_FIELDS[other]:
             raise ScoreInputError(name, f"not used by {RULESET_NAME[ruleset]}"
                                   f" (it is a {RULESET_NAME[other]} field)")
-        raise ScoreInputError(name, "unknown field")
+        raise ScoreInputError(name_of(name), "unknown field")
 
 
 def parse_request(obj: Any) -> ScoreRequest:
@@ -422,7 +422,7 @@ def _fill_wenling(req: ScoreRequest, obj: dict[str, Any]) -> None:
     others = obj.get("others", {})
     _expect("others", others, dict, "an object of hands keyed by seat")
     for key, value in others.items():
-        seat = _seat(f"others.{key}", key)
+        seat = _seat(f"others.{name_of(key)}", key)
         if seat == req.winner:
             raise ScoreInputError(f"others.{key}", "the winner's hand belongs in hand, not others")
         req.others[seat] = _hand(f"others.{key}", value)

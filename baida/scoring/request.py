@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..hand import Hand
-from ..quote import name_of
 from ..rules.options import Options
 
 # Upper bounds of the numeric inputs: far above any real table, and low enough that every
@@ -49,7 +48,7 @@ class ScoreInputError(ValueError):
     """Malformed scoring input; ``field`` names the offending field (``hand.melds[1]``...)."""
 
     def __init__(self, field: str, message: str) -> None:
-        field = name_of(field, 80)  # a field path may hold a key of the input: keep it short
+        # a key of the input in ``field`` is quoted where the path is built (``name_of``)
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message

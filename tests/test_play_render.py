@@ -366,13 +366,27 @@ def santan_result_view(gave_up: bool = True) -> dict[str, Any]:
 
 def test_santan_settlement_shows_the_shares_actually_paid() -> None:
     out = plain(render_settlement(santan_result_view(), 0, "zh"))
-    assert "三摊 (下家–上家), 每份 60: 你 付 2 份 · 对家 放弃, 不付 · 上家 付 5 份" in out
+    assert "三摊 (下家–上家), 每份 60: 你 付 2 份 · 对家 放弃: 不付, 也不能和 · 上家 付 5 份" in out
     out = plain(render_settlement(santan_result_view(gave_up=False), 0, "en"), width=160)
     assert ("Three claims (Right–Left), one share = 60: You paid 2 shares · Across paid 2 shares"
             " · Left paid 5 shares") in out
     view = santan_result_view()
     view["santan_pairs"] = []
     assert "三摊" not in plain(render_settlement(view, 0, "zh"))  # no pair, no shares line
+
+
+@pytest.mark.parametrize("lang,can_win,said", [
+    ("zh", False, "对家 放弃: 不付, 也不能和"),
+    ("en", False, "Across gave up: paid nothing and could not win"),
+    ("zh", True, "对家 放弃: 不付 (仍可自摸和)"),
+    ("en", True, "Across gave up: paid nothing (could still win by self-draw)"),
+])
+def test_the_settlement_says_that_giving_up_also_means_no_win(lang, can_win, said) -> None:
+    """放弃 costs the right to win (unless ``gaveup_can_win``): the settlement says so."""
+    view = santan_result_view()
+    view["options"] = {"gaveup_can_win": can_win}
+    out = plain(render_settlement(view, 0, lang), width=200)
+    assert said in out, out
 
 
 def test_wenling_non_winners_items_add_up_to_the_scorers_totals() -> None:

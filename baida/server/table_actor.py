@@ -36,6 +36,14 @@ log = logging.getLogger(__name__)
 
 WAITING, PLAYING, BETWEEN, CLOSED = "waiting", "playing", "between", "closed"
 
+# when a write fails: tried again after 0.05, 0.1, 0.2 ... seconds, at most RETRY_MAX apart;
+# the table is told once the store has been failing for TELL_AFTER seconds
+RETRY_FIRST, RETRY_MAX, TELL_AFTER = 0.05, 5.0, 1.0
+STORAGE_DOWN = {"type": "notice", "code": "storage_down",
+                "message": "the hall cannot save this table's moves just now: "
+                           "the table waits, every clock stopped, until it can"}
+STORAGE_BACK = {"type": "notice", "code": "storage_back", "message": "the table goes on"}
+
 
 @dataclass(slots=True)
 class SeatState:
@@ -68,6 +76,18 @@ class TableInfo:
     config: TableConfig
     host: int | None = None
     room_code: str | None = None
+
+
+@dataclass(slots=True)
+class _Outage:
+    """The store failed a write: the table stands still until a write succeeds."""
+
+    since: float
+    failures: int = 0
+    retry_at: float = 0.0
+    told: bool = False
+    # answers that came meanwhile (a person's act, a bot's), handled when the store is back
+    deferred: list[tuple[Callable[..., Any], tuple[Any, ...]]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -121,6 +141,8 @@ class TableActor:
         self._last_seq = 0
         # acks wait, like everything else an action causes, until the action is durable
         self._acks: list[tuple[Connection, dict[str, Any], float]] = []
+        self._outage: _Outage | None = None  # the store is failing: nothing moves
+        self._deal_seed: tuple[int, int, bytes] | None = None  # (match, hand, seed) to store
 
     # ================================================================ the actor
 
@@ -338,6 +360,9 @@ class TableActor:
             raise Refused("no_prompt", "no decision is pending for you")
         if self.driver.modes[seat] != SeatMode.PLAYER:
             raise Refused("no_prompt", "no decision is pending for you")
+        if self._outage is not None:  # taken when the store is back
+            self._outage.deferred.append((self._received, (conn, msg)))
+            return
         started = self.clock.now()
         self.driver.submit(seat, msg.seq, msg.action.model_dump(exclude_none=True), started)
         self.metrics.action()
@@ -415,17 +440,28 @@ class TableActor:
         match = self.driver.match
         if match.over:
             return
-        seed = secrets.token_bytes(32)
+        if self._outage is not None and self.clock.now() < self._outage.retry_at:
+            return  # the store is failing: the deal is tried again at the retry
         setup = _setup_json(match)
         number = match.hand_number + 1
         seats = self._seat_users()
         assert self.match_id is not None
         match_id = self.match_id
+        if self._deal_seed is None or self._deal_seed[:2] != (match_id, number):
+            # kept until stored: a deal retried after a failed write has the same seed
+            self._deal_seed = (match_id, number, secrets.token_bytes(32))
+        seed = self._deal_seed[2]
         ruleset = self.config.ruleset
-        info = await self.db.write(
-            lambda s: s.hands.start(match_id, number, ruleset=ruleset, seed=seed, setup=setup,
-                                    seats=seats)
-        )
+        try:
+            info = await self.db.write(
+                lambda s: s.hands.start(match_id, number, ruleset=ruleset, seed=seed,
+                                        setup=setup, seats=seats)
+            )
+        except Exception as exc:
+            self._store_failed(exc, f"the deal of hand {number} of match {match_id}")
+            return
+        self._deal_seed = None
+        self._store_ok()
         self.hand = _Hand(info.id, number)
         for s in self.seats:
             s.ready = s.bot
@@ -462,10 +498,15 @@ class TableActor:
         match_over = driver.match.over
         state = driver.match.state()
         status = "ended" if match_over else None
-        finished = await self.db.write(
-            lambda s: s.hands.finish(hand_id, record, result, settle=settle, match_state=state,
-                                     match_status=status)
-        )
+        try:  # once only, however often it is tried (the ledger's key is the hand's)
+            finished = await self.db.write(
+                lambda s: s.hands.finish(hand_id, record, result, settle=settle,
+                                         match_state=state, match_status=status)
+            )
+        except Exception as exc:
+            self._store_failed(exc, f"the end of hand {hand_id}")
+            return
+        self._store_ok()
         outcome = finished.settlement
         self.hand = None
         self._last_seq = driver.next_seq
@@ -544,14 +585,24 @@ class TableActor:
     # ================================================================ after every message
 
     async def _pump(self) -> None:
-        """Advance the game to now; start bots; make actions durable; then send."""
+        """Advance the game to now; start bots; make actions durable; then send. While the
+        store fails, nothing moves: the unsaved actions are tried again with backoff."""
+        outage = self._outage
+        if outage is not None:
+            if self.clock.now() < outage.retry_at or not await self._save_actions():
+                self._schedule()
+                return
+            if self._outage is not None and self.status == BETWEEN:
+                self._maybe_start()  # the deal that failed is tried again
         driver = self.driver
         now = self.clock.now()
         if driver is not None and self.status == PLAYING:
             driver.advance(now)
             for turn in driver.bot_turns(now):
                 self._start_bot(turn)
-            await self._save_actions()
+            if not await self._save_actions():
+                self._schedule()  # what they caused is held until they are stored
+                return
             self._send_outbox()
             self._send_snapshots()
             if driver.hand_over and driver.idle and self.hand is not None:
@@ -569,12 +620,59 @@ class TableActor:
                 self._maybe_start()
         self._schedule()
 
-    async def _save_actions(self) -> None:
+    async def _save_actions(self) -> bool:
+        """Store the actions not yet stored; False if the store failed (they are kept, to
+        be tried again, and nothing they caused may be sent)."""
         hand = self.hand
         if hand is None or not hand.unsaved:
+            return True
+        rows = list(hand.unsaved)
+        try:
+            await self.db.append_actions(hand.id, rows)
+        except Exception as exc:
+            self._store_failed(exc, f"{len(rows)} actions of hand {hand.id}")
+            return False
+        del hand.unsaved[: len(rows)]
+        if self._outage is not None:
+            self._store_ok()
+        return True
+
+    def _store_failed(self, exc: Exception, what: str) -> None:
+        """A write failed: the table stands still and tries again with backoff; once it has
+        failed for ``TELL_AFTER`` seconds everyone here is told (a notice that says only
+        that) and the log says so."""
+        now = self.clock.now()
+        outage = self._outage
+        if outage is None:
+            outage = self._outage = _Outage(now)
+            log.warning("table %s: storing %s failed: %s; trying again", self.id, what, exc,
+                        exc_info=exc)
+        outage.failures += 1
+        outage.retry_at = now + min(RETRY_MAX, RETRY_FIRST * 2 ** (outage.failures - 1))
+        if not outage.told and now - outage.since >= TELL_AFTER:
+            outage.told = True
+            log.error("table %s: the store has failed for %.1f s (%d attempts, %s: %s); the "
+                      "table waits", self.id, now - outage.since, outage.failures, what, exc)
+            for conn in self._connections():
+                conn.send(STORAGE_DOWN)
+
+    def _store_ok(self) -> None:
+        """A write succeeded after an outage: the table goes on where it stood (its times
+        move by the outage, so nobody lost time), with the answers that came meanwhile."""
+        outage = self._outage
+        if outage is None:
             return
-        rows, hand.unsaved = hand.unsaved, []
-        await self.db.append_actions(hand.id, rows)
+        self._outage = None
+        waited = self.clock.now() - outage.since
+        if self.driver is not None:
+            self.driver.delay(waited)
+        log.warning("table %s: the store is back after %.1f s (%d failed attempts)", self.id,
+                    waited, outage.failures)
+        if outage.told:
+            for conn in self._connections():
+                conn.send(STORAGE_BACK)
+        for handler, args in outage.deferred:
+            self.post(handler, *args)
 
     def _send_outbox(self) -> None:
         assert self.driver is not None
@@ -621,10 +719,12 @@ class TableActor:
     def _schedule(self) -> None:
         """Set the table's one timer to the next moment it has something to do."""
         wake: float | None = None
-        if self.driver is not None and self.status == PLAYING:
+        if self._outage is not None:
+            wake = self._outage.retry_at  # nothing else moves before the store is back
+        elif self.driver is not None and self.status == PLAYING:
             wake = self.driver.next_wakeup()
-        if self.status == BETWEEN and self._between_deadline is not None:
-            wake = self._between_deadline if wake is None else min(wake, self._between_deadline)
+        elif self.status == BETWEEN and self._between_deadline is not None:
+            wake = self._between_deadline
         if wake == self._timer_at:
             return
         if self._timer is not None:
@@ -666,6 +766,9 @@ class TableActor:
     def _bot_answer(self, turn: BotTurn, index: int | None) -> None:
         driver = self.driver
         if driver is None:
+            return
+        if self._outage is not None:  # taken when the store is back
+            self._outage.deferred.append((self._bot_answer, (turn, index)))
             return
         now = self.clock.now()
         prompt = driver.prompts.get(turn.seat)

@@ -190,7 +190,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "santan_paid": ("三摊 ({pairs}), 每份 {share}: {paid}", "Three claims ({pairs}), one share = "
                     "{share}: {paid}"),
     "shares": ("{who} 付 {n} 份", "{who} paid {n}"),
-    "shares_gave_up": ("{who} 放弃, 不付", "{who} gave up: paid nothing"),
+    "shares_gave_up": ("{who} 放弃: 不付, 也不能和",
+                       "{who} gave up: paid nothing and could not win"),
+    "shares_gave_up_can_win": ("{who} 放弃: 不付 (仍可自摸和)",
+                               "{who} gave up: paid nothing (could still win by self-draw)"),
     "wilds_stood": ("{wild}当作: {faces}", "{wild} stood for: {faces}"),
     "nonwinner_items": ("闲家计分项", "Non-winners' items"),
     "liable_zero": ("被包: 牌点记 0", "liable: counts 0"),

@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .i18n import count_of, item_name, text, tile_label
+from .keys import gave_up_may_win
 from .nonwinners import NonWinnerItems, wenling_nonwinners
 from .render import (
     ME_STYLE,
@@ -145,7 +146,7 @@ def paid_shares(view: View) -> dict[int, int | None]:
 
 def shares_line(view: View, me: int | None, lang: str = "zh") -> Text | None:
     """Under 三摊: how many shares each loser actually paid (from the payments), and that a
-    player who gave up (放弃) paid nothing."""
+    player who gave up (放弃) paid nothing and could not win (unless ``gaveup_can_win``)."""
     pairs = view.get("santan_pairs") or []
     shares = paid_shares(view)
     if not pairs or not shares:
@@ -155,7 +156,8 @@ def shares_line(view: View, me: int | None, lang: str = "zh") -> Text | None:
     for seat, n in shares.items():
         who = seat_name(seat, me, lang)
         if seat < len(players) and players[seat].get("gave_up") and not n:
-            parts.append(text("shares_gave_up", lang, who=who))
+            key = "shares_gave_up_can_win" if gave_up_may_win(view) else "shares_gave_up"
+            parts.append(text(key, lang, who=who))
         elif n is not None:
             parts.append(text("shares", lang, who=who, n=count_of(n, "share", "shares", lang)))
     names = ", ".join("–".join(seat_name(s, me, lang) for s in pair) for pair in pairs)

@@ -901,6 +901,35 @@ class TableActor:
             "badges": cfg.badges(),
         }
 
+    async def expel(self, user_id: int, code: str, message: str) -> None:
+        """Close every connection of ``user_id`` here (an ``error`` ``code`` first, e.g. a
+        suspension). A seat they hold goes as an escape does during a match (a bot plays on;
+        at a 银子 table the hand and the escape penalty are theirs to pay) and is freed
+        before one."""
+        conns = [c for c in self._connections() if c.user.id == user_id]
+        seat = self._seat_of(user_id)
+        if seat is not None and self.status == WAITING:
+            self.seats[seat] = SeatState()
+        elif seat is not None and self.driver is not None:
+            held = self.seats[seat].conn
+            if held is None:  # offline (on 托管): _escape wants a connection to move
+                held = Connection(self.seats[seat].user, _ignore, _ignore, self.clock.now)
+                held.closed = True
+            await self._escape(seat, held)
+            self.spectators.discard(held)
+        for conn in conns:
+            self.spectators.discard(conn)
+            self._snapshots.pop(conn, None)
+            conn.seat = None
+            conn.send({"type": "error", "code": code, "message": message})
+            conn.close(4403, code)
+        self._update_listeners()
+        self._changed()
+
+
+async def _ignore(*_: Any) -> None:
+    """Writes of a connection that is already gone."""
+
 
 def _seat_name(s: SeatState) -> str | None:
     if s.user is not None and not s.escaped:

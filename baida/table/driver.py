@@ -140,6 +140,8 @@ class TableDriver:
         self.bank = [self.timing.bank] * 4
         self.next_seq = first_seq
         self.on_applied: Callable[[Action, list[Any]], None] | None = None
+        # told (seat, mode, reason) whenever a seat changes hands (the hall logs 托管)
+        self.on_mode: Callable[[int, SeatMode, str | None], None] | None = None
         self._released = 0  # events of the current hand released so far
         self._times: list[float] = []  # release times of rnd.events[_released:]
         self._barrier = 0.0
@@ -201,6 +203,8 @@ class TableDriver:
         self.auto_reason[seat] = reason if mode == SeatMode.AUTO else None
         notice = {"type": "seat_mode", "seat": seat, "mode": mode.value, "reason": reason}
         self._broadcast(notice)
+        if self.on_mode is not None:
+            self.on_mode(seat, mode, reason)
         prompt = self.prompts.get(seat)
         if prompt is None or not changed_hands:
             return
@@ -296,6 +300,24 @@ class TableDriver:
             if p.bot_due is not None and not p.bot_asked and modes[p.seat] != SeatMode.PLAYER:
                 times.append(max(p.bot_due, p.released))
         return min(times) if times else None
+
+    def delay(self, seconds: float) -> None:
+        """The table stood still for ``seconds`` (the hall's store was down): everything still
+        to come (events, prompts and their deadlines, bots' due times) moves that much later,
+        so nobody loses time to the wait and the timeline keeps its shape."""
+        if seconds <= 0:
+            return
+        self._times = [t + seconds for t in self._times]
+        self._barrier += seconds
+        for p in self.prompts.values():
+            if not p.delivered:
+                p.released += seconds
+            if p.deadline is not None:
+                p.deadline += seconds
+            if p.free_until is not None:
+                p.free_until += seconds
+            if p.bot_due is not None:
+                p.bot_due += seconds
 
     def bot_turns(self, now: float) -> list[BotTurn]:
         """Decisions due now from bots (bot seats and 托管); each is handed out once."""

@@ -8,7 +8,6 @@ Screenshots go to tests/artifacts/web/."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,13 +16,12 @@ from web_support import (
     PHONE,
     LiveHall,
     Scenario,
+    Web,
     answered,
-    browser_session,
     enter_as_guest,
     hand_faces,
     install_scenario,
     mo_qie,
-    new_page,
     play_until_settlement,
     quick_play,
     scripted_wall,
@@ -33,49 +31,7 @@ from web_support import (
 
 from baida.engine import Round
 
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    yield from browser_session()
-
-
-@pytest.fixture(scope="module")
-def hall(tmp_path_factory: pytest.TempPathFactory, browser: Any) -> Iterator[LiveHall]:
-    live = LiveHall(tmp_path_factory.mktemp("hall")).start()
-    yield live
-    live.stop()
-
-
-class Web:
-    """One browser context on the hall; every page's console errors are collected."""
-
-    def __init__(self, browser: Any, hall: LiveHall) -> None:
-        self.browser = browser
-        self.hall = hall
-        self.contexts: list[Any] = []
-        self.watches: list[Any] = []
-
-    def page(self, viewport: dict[str, int] = DESKTOP) -> Any:
-        context, page, watch = new_page(self.browser, viewport)
-        self.contexts.append(context)
-        self.watches.append(watch)
-        return page
-
-    def errors(self) -> list[str]:
-        return [e for w in self.watches for e in w.errors]
-
-    def close(self) -> None:
-        for context in self.contexts:
-            context.close()
-
-
-@pytest.fixture
-def web(browser: Any, hall: LiveHall) -> Iterator[Web]:
-    w = Web(browser, hall)
-    yield w
-    errors = w.errors()
-    w.close()
-    assert not errors, errors
+pytest_plugins = ["web_fixtures"]
 
 
 NEXT_HAND = "(s => s.view && s.view.phase !== 'ended')(window.baidaTable.state)"

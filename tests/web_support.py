@@ -210,11 +210,29 @@ class ConsoleWatch:
         page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
 
 
-def shot(page: Any, name: str) -> Path:
-    """A screenshot kept as a test artifact (tests/artifacts/web/, git-ignored)."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    path = ARTIFACTS / f"{name}.png"
-    page.screenshot(path=str(path))
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+class ScreenshotError(AssertionError):
+    """A screenshot that could not be written (the test that took it fails)."""
+
+
+def shot(page: Any, name: str, folder: Path | None = None) -> Path:
+    """A screenshot kept as a test artifact (tests/artifacts/web/, git-ignored). Fails the
+    test when the file cannot be written or is not the PNG just taken."""
+    folder = ARTIFACTS if folder is None else folder
+    path = folder / f"{name}.png"
+    from playwright.sync_api import Error as PlaywrightError
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if path.exists():
+            path.unlink()
+        data = page.screenshot(path=str(path))
+    except (OSError, PlaywrightError) as exc:
+        raise ScreenshotError(f"screenshot {path} could not be written: {exc}") from exc
+    if not path.is_file() or path.read_bytes() != data or not data.startswith(PNG_MAGIC):
+        raise ScreenshotError(f"screenshot {path} was not written")
     return path
 
 
@@ -302,3 +320,26 @@ def browser_session() -> Iterator[Any]:
             yield browser
         finally:
             browser.close()
+
+
+class Web:
+    """One browser context on the hall; every page's console errors are collected."""
+
+    def __init__(self, browser: Any, hall: LiveHall) -> None:
+        self.browser = browser
+        self.hall = hall
+        self.contexts: list[Any] = []
+        self.watches: list[Any] = []
+
+    def page(self, viewport: dict[str, int] = DESKTOP) -> Any:
+        context, page, watch = new_page(self.browser, viewport)
+        self.contexts.append(context)
+        self.watches.append(watch)
+        return page
+
+    def errors(self) -> list[str]:
+        return [e for w in self.watches for e in w.errors]
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()

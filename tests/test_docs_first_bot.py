@@ -17,13 +17,18 @@ def code_blocks() -> list[str]:
     return BLOCK.findall(DOC.read_text(encoding="utf-8"))
 
 
+def bot_block() -> str:
+    return next(block for block in code_blocks() if "class LoneTileBot" in block)
+
+
 def test_the_page_has_a_bot_and_three_game_loops() -> None:
     blocks = code_blocks()
-    assert len(blocks) == 4
-    assert "class LoneTileBot" in blocks[0]
-    assert "Round.from_seed" in blocks[1]
-    assert "TableDriver" in blocks[2] and "Match(" in blocks[2]
-    assert "driver.submit" in blocks[3]
+    assert len(blocks) == 5
+    assert "action.tile == face" in blocks[0] and "a.face == face" in blocks[0]  # the trap
+    assert "class LoneTileBot" in blocks[1]
+    assert "Round.from_seed" in blocks[2]
+    assert "TableDriver" in blocks[3] and "Match(" in blocks[3]
+    assert "driver.submit" in blocks[4]
 
 
 def test_every_block_runs_as_printed(capsys) -> None:
@@ -39,7 +44,7 @@ def test_every_block_runs_as_printed(capsys) -> None:
 
 def test_the_bot_plays_only_legal_moves_in_both_rulesets() -> None:
     namespace: dict = {"__name__": "first_bot_doc"}
-    exec(compile(code_blocks()[0], DOC.name, "exec"), namespace)
+    exec(compile(bot_block(), DOC.name, "exec"), namespace)
     bot = namespace["LoneTileBot"]()
     for ruleset in ("jiaxing", "wenling"):
         for n in range(3):
@@ -54,7 +59,7 @@ def test_the_bot_can_be_registered_by_name(tmp_path, monkeypatch) -> None:
     from baida.bots import policy
 
     monkeypatch.setattr(policy, "_REGISTRY", dict(policy._REGISTRY))  # leave no trace
-    (tmp_path / "first_bot.py").write_text(code_blocks()[0], encoding="utf-8")
+    (tmp_path / "first_bot.py").write_text(bot_block(), encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
     policy.register("lone-tile-doc", "first_bot:LoneTileBot")
     assert policy.make_bot("lone-tile-doc", seed=3).name == "lone-tile"

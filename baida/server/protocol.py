@@ -319,6 +319,17 @@ class ErrorMessage(_Out):
     message: str
 
 
+class Notice(_Out):
+    """Something everyone at the table is told that is not part of the game:
+    ``storage_down`` (the hall cannot store the table's moves just now; the table waits, its
+    clocks stopped, and answers sent meanwhile are taken when it goes on) and
+    ``storage_back``."""
+
+    type: Literal["notice"]
+    code: Literal["storage_down", "storage_back"]
+    message: str
+
+
 SERVER_MESSAGES: dict[str, type[BaseModel]] = {
     "welcome": Welcome,
     "table": TableMessage,
@@ -333,6 +344,7 @@ SERVER_MESSAGES: dict[str, type[BaseModel]] = {
     "chat": ChatMessage,
     "pong": Pong,
     "error": ErrorMessage,
+    "notice": Notice,
 }
 CLIENT_MESSAGES: dict[str, type[BaseModel]] = {
     "hello": Hello,

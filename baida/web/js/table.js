@@ -20,6 +20,8 @@ import { badge, tileButton, tileImg } from "./widgets.js";
 
 const COMPACT = "(max-width: 760px)";
 const KONGS = ["mkong", "akong", "bukong"];
+const WIN_TYPES = new Set(["win", "lazi"]);
+const ARM_MS = 3000;  // a claim key acts on its second press within this time
 const LOG_LINES = 60;
 
 export function mountTable(main, app, tableId, { autoplay = false } = {}) {
@@ -51,6 +53,7 @@ export function mountTable(main, app, tableId, { autoplay = false } = {}) {
   const socket = new TableSocket(tableId, { onMessage: receive, onStatus: status });
   window.baidaTable = { state: s, socket };  // for tests and the curious: read-only use
   let ticker = null;
+  let armTimer = null;
   let settlementModal = null;
   let promptModal = null;
 
@@ -335,10 +338,8 @@ export function mountTable(main, app, tableId, { autoplay = false } = {}) {
     const id = `a${s.actId}`;
     s.prompt.answered = id;
     send({ type: "act", seq: s.prompt.seq, action, id });
-    if (promptModal) {
-      promptModal.close();
-      promptModal = null;
-    }
+    s.armed = null;
+    closePromptModal();
     render();
   }
 
@@ -346,18 +347,20 @@ export function mountTable(main, app, tableId, { autoplay = false } = {}) {
     return offered("win").length > 0;
   }
 
-  /** A discard or a pass while a win is offered asks first (only X or its button confirms). */
+  /** Anything but the win while a win is offered asks first: a discard, 过, 碰, 吃, 杠 (only X
+   * or the dialog's button confirms; W or 和 wins; any other key cancels). */
   function guarded(action) {
-    if (!winOffered()) {
+    if (!winOffered() || WIN_TYPES.has(action.type)) {
       act(action);
       return;
     }
+    closePromptModal();
     const title = h("h2", { id: "guard-title" }, t("guard.title"));
-    const what = action.type === "discard" ? t("guard.discard", { tile: tileName(action.tile) }) : t("guard.pass");
+    const what = guardWhat(action);
     let dialog = null;
-    const win = h("button", { type: "button", class: "btn btn-win", onclick: () => { dialog.close(); act(offered("win")[0]); } }, `${t("act.win")} (W)`);
-    const confirm = h("button", { type: "button", class: "btn btn-danger", onclick: () => { dialog.close(); act(action); } }, `${what} (X)`);
-    const cancel = h("button", { type: "button", class: "btn", onclick: () => dialog.close() }, `${t("cancel")} (Esc)`);
+    const win = h("button", { type: "button", class: "btn btn-win", dataset: { act: "guard-win" }, onclick: () => { dialog.close(); act(offered("win")[0]); } }, `${t("act.win")} (W)`);
+    const confirm = h("button", { type: "button", class: "btn btn-danger", dataset: { act: "guard-confirm" }, onclick: () => { dialog.close(); act(action); } }, `${what} (X)`);
+    const cancel = h("button", { type: "button", class: "btn", dataset: { act: "guard-cancel" }, onclick: () => dialog.close() }, `${t("cancel")} (Esc)`);
     dialog = openModal([title, h("p", {}, t("guard.text")), h("div", { class: "modal-buttons" }, win, confirm, cancel)], {
       label: "guard-title",
       kind: "guard",
@@ -365,13 +368,31 @@ export function mountTable(main, app, tableId, { autoplay = false } = {}) {
       onKey: (event) => {
         if (event.repeat && (event.key === "Enter" || event.key === " ")) return true;
         const key = event.key.toLowerCase();
-        if (key === "x") { dialog.close(); act(action); return true; }
+        if (key === "x" && !event.repeat) { dialog.close(); act(action); return true; }
         if (key === "w") { dialog.close(); act(offered("win")[0]); return true; }
         if (event.key === "Escape") { dialog.close(); return true; }
         if (!["Enter", " ", "Tab"].includes(event.key)) { dialog.close(); return true; }
         return false;
       },
     });
+    promptModal = dialog;
+  }
+
+  function guardWhat(action) {
+    switch (action.type) {
+      case "discard": return t("guard.discard", { tile: tileName(action.tile) });
+      case "pass": return t("guard.pass");
+      case "pon": return t("guard.claim", { what: t("act.pon") });
+      case "chi": return t("guard.claim", { what: chiLabel(action) });
+      default: return t("guard.claim", { what: KONGS.includes(action.type) ? kongLabel(action) : t(`act.${action.type}`) });
+    }
+  }
+
+  function closePromptModal() {
+    if (promptModal) {
+      promptModal.close();
+      promptModal = null;
+    }
   }
 
   function discard(face) {
@@ -383,29 +404,35 @@ export function mountTable(main, app, tableId, { autoplay = false } = {}) {
     guarded(action);
   }
 
+  /** Several ways to 吃 or 杠: a choice (the pick is the confirmation; with a win offered it
+   * still asks). One way: the button acts, a key arms (see ``claimKey``). */
   function choose(actions, titleKey, label) {
     if (actions.length === 1) {
-      act(actions[0]);
+      guarded(actions[0]);
       return;
     }
+    closePromptModal();
     const claimed = s.view && s.view.last_discard ? s.view.last_discard.tile : null;
     const title = h("h2", { id: "choose-title" }, t(titleKey));
+    const pick = (a) => { closePromptModal(); guarded(a); };
     const buttons = actions.map((a, i) => {
       const faces = a.type === "chi" ? sortFaces([...a.tiles, claimed]) : [a.tile, a.tile, a.tile, a.tile];
       return h("button", {
         type: "button", class: "btn btn-choice", "aria-label": `${label(a)} (${i + 1})`,
-        onclick: () => act(a),
+        onclick: () => pick(a),
       }, h("span", { class: "tile-row" }, faces.map((f) => tileImg(f, { wilds: s.view.wilds, ruleset: s.view.ruleset, size: "small", extra: a.type === "chi" && f === claimed ? "claimed-tile" : "" }))),
       h("span", { class: "choice-key" }, String(i + 1)));
     });
     promptModal = openModal([title, h("div", { class: "choices" }, buttons),
-      h("div", { class: "modal-buttons" }, h("button", { type: "button", class: "btn", onclick: () => { promptModal.close(); promptModal = null; } }, t("cancel")))], {
+      h("div", { class: "modal-buttons" }, h("button", { type: "button", class: "btn", onclick: closePromptModal }, t("cancel")))], {
       label: "choose-title",
+      kind: "choose",
       focus: buttons[0],
       onKey: (event) => {
+        if (event.repeat) return true;
         const n = Number(event.key);
-        if (n >= 1 && n <= actions.length) { act(actions[n - 1]); return true; }
-        if (event.key === "Escape") { promptModal.close(); promptModal = null; return true; }
+        if (n >= 1 && n <= actions.length) { pick(actions[n - 1]); return true; }
+        if (event.key === "Escape") { closePromptModal(); return true; }
         return false;
       },
     });
@@ -423,12 +450,42 @@ export function mountTable(main, app, tableId, { autoplay = false } = {}) {
   function shortcut(key) {
     const k = key.toLowerCase();
     if (k === "w" && winOffered()) act(offered("win")[0]);
-    else if (k === "p" && offered("pon").length) act(offered("pon")[0]);
-    else if (k === "c" && offered("chi").length) choose(offered("chi"), "act.choose_chi", chiLabel);
-    else if (k === "k" && KONGS.some((x) => offered(x).length)) choose(KONGS.flatMap((x) => offered(x)), "act.choose_kong", kongLabel);
     else if (k === "l" && offered("lazi").length) act(offered("lazi")[0]);
+    else if (k === "p" && offered("pon").length) claimKey(k, offered("pon"), "act.pon", () => t("act.pon"));
+    else if (k === "c" && offered("chi").length) claimKey(k, offered("chi"), "act.choose_chi", chiLabel);
+    else if (k === "k" && KONGS.some((x) => offered(x).length)) claimKey(k, KONGS.flatMap((x) => offered(x)), "act.choose_kong", kongLabel);
     else return false;
     return true;
+  }
+
+  /** A claim key never acts on one press: several ways open the choice; with a win offered
+   * the guard asks; otherwise the first press arms the button and the second press of the
+   * same key (within ARM_MS, same prompt) acts. */
+  function claimKey(k, actions, titleKey, label) {
+    if (actions.length > 1) {
+      choose(actions, titleKey, label);
+      return;
+    }
+    if (winOffered()) {
+      guarded(actions[0]);
+      return;
+    }
+    const now = performance.now();
+    const armed = s.armed;
+    if (armed && armed.key === k && armed.seq === s.prompt.seq && now - armed.at < ARM_MS) {
+      act(actions[0]);
+      return;
+    }
+    s.armed = { key: k, seq: s.prompt.seq, at: now };
+    announce(t("table.press_again", { key: k.toUpperCase(), what: label(actions[0]) }), { assertive: true });
+    clearTimeout(armTimer);
+    armTimer = setTimeout(() => {
+      if (s.armed && s.armed.at === now) {
+        s.armed = null;
+        render();
+      }
+    }, ARM_MS);
+    render();
   }
 
   // ------------------------------------------------------------------ the 听牌 hint
@@ -526,10 +583,7 @@ export function mountTable(main, app, tableId, { autoplay = false } = {}) {
       const el = root.querySelector(`[data-focus-key="${focusKey}"]`);
       if (el) el.focus({ preventScroll: true });
     }
-    if (promptModal && (!s.prompt || s.prompt.answered)) {
-      promptModal.close();
-      promptModal = null;
-    }
+    if (promptModal && (!s.prompt || s.prompt.answered || !promptModal.el.isConnected)) closePromptModal();
     if (s.prompt && s.prompt.kind === "santan" && !s.prompt.answered && !promptModal) santanDialog();
     tick();
   }
@@ -545,7 +599,7 @@ export function mountTable(main, app, tableId, { autoplay = false } = {}) {
     const key = JSON.stringify([lang(), media.matches, me.concealed, me.drawn, view.phase, view.turn, view.wilds,
       s.prompt && { seq: s.prompt.seq, answered: s.prompt.answered }, s.modes[s.seat],
       s.table && s.table.seats[s.seat].auto_reason, view.claim_counts, view.santan_pairs, me.gave_up,
-      currentWaits(), view.last_discard, view.robbable]);
+      currentWaits(), view.last_discard, view.robbable, s.armed && s.armed.key]);
     if (key === mineKey) return;
     mineKey = key;
     clear(regions.mine).append(myArea());
@@ -735,11 +789,12 @@ export function mountTable(main, app, tableId, { autoplay = false } = {}) {
     bar.classList.add(win ? "win-offer" : "asking");
     bar.append(h("span", { class: `prompt-text${win ? " loud" : ""}`, role: win ? "alert" : null }, text));
     const buttons = h("span", { class: "action-buttons" });
-    const button = (label, key, onclick, cls = "") => h("button", { type: "button", class: `btn act ${cls}`, dataset: { focusKey: `act-${key}`, act: key }, onclick },
-      label, h("kbd", { class: "key" }, key.toUpperCase()));
+    const armed = s.armed && s.armed.seq === p.seq ? s.armed.key : null;
+    const button = (label, key, onclick, cls = "") => h("button", { type: "button", class: `btn act ${cls}${armed === key ? " armed" : ""}`, dataset: { focusKey: `act-${key}`, act: key }, onclick },
+      label, h("kbd", { class: "key" }, armed === key ? `${key.toUpperCase()} ×2` : key.toUpperCase()));
     if (win) buttons.append(button(t("act.win"), "w", () => act(offered("win")[0]), "btn-win"));
     if (kinds.has("lazi")) buttons.append(button(t("act.lazi"), "l", () => act(offered("lazi")[0]), "btn-win"));
-    if (kinds.has("pon")) buttons.append(button(`${t("act.pon")}`, "p", () => act(offered("pon")[0]), "btn-claim"));
+    if (kinds.has("pon")) buttons.append(button(`${t("act.pon")}`, "p", () => guarded(offered("pon")[0]), "btn-claim"));
     const kongs = KONGS.flatMap((k) => offered(k));
     if (kongs.length) buttons.append(button(kongs.length === 1 ? kongLabel(kongs[0]) : `${t("act.kong")}…`, "k", () => choose(kongs, "act.choose_kong", kongLabel), "btn-claim"));
     const chis = offered("chi");
@@ -751,6 +806,10 @@ export function mountTable(main, app, tableId, { autoplay = false } = {}) {
       buttons.append(h("button", { type: "button", class: "btn act", onclick: santanDialog }, `${t("act.continue")} / ${t("act.give_up")}`));
     }
     bar.append(buttons, countdownEl());
+    if (armed) {
+      const what = { p: t("act.pon"), c: t("act.chi"), k: t("act.kong") }[armed];
+      bar.append(h("span", { class: "armed-hint", role: "status" }, t("table.press_again", { key: armed.toUpperCase(), what })));
+    }
     return bar;
   }
 
@@ -787,7 +846,7 @@ export function mountTable(main, app, tableId, { autoplay = false } = {}) {
 
   function santanDialog() {
     const p = s.prompt;
-    if (!p || p.kind !== "santan" || promptModal) return;
+    if (!p || p.kind !== "santan" || (promptModal && promptModal.el.isConnected)) return;
     const view = s.view;
     const pair = view.santan_pairs[view.santan_pairs.length - 1] || [0, 1];
     const names = pairNames(seatName(pair[0], s.seat), seatName(pair[1], s.seat));
@@ -928,6 +987,7 @@ export function mountTable(main, app, tableId, { autoplay = false } = {}) {
     media.removeEventListener("change", relayout);
     offLang();
     clearInterval(ticker);
+    clearTimeout(armTimer);
     closeAll();
     socket.close();
     if (window.baidaTable && window.baidaTable.socket === socket) delete window.baidaTable;

@@ -102,3 +102,66 @@ async def test_nothing_an_unsaved_action_caused_is_sent(tmp_path: Path) -> None:
             assert stored_actions(hall, hand_id) == len(actor.driver.round.actions)
         await me.close()
         await watcher.close()
+
+
+async def play_to_result(hall: Hall, me: Client) -> dict[str, Any]:
+    """Answer every prompt (a win or a pass if offered, else the last action) until the
+    next ``hand_result``."""
+    results = len(me.of_type("hand_result"))
+    for _ in range(4000):
+        if len(me.of_type("hand_result")) > results:
+            return me.of_type("hand_result")[-1]
+        done = {m["seq"] for m in me.log if m["type"] in ("ack", "prompt_closed")}
+        pending = [p for p in me.of_type("prompt") if p["seq"] not in done]
+        if pending:
+            p = pending[-1]
+            choice = next((a for a in p["actions"] if a["type"] in ("win", "pass")),
+                          p["actions"][-1])
+            await me.send({"type": "act", "seq": p["seq"], "action": choice})
+            await hall.quiet([me])
+        else:
+            await hall.advance(0.5, [me])
+    raise AssertionError("the hand did not end")
+
+
+def reload(hall: Hall, me: Client) -> Client:
+    """The same account in a new connection (a browser page reloaded)."""
+    again = Client(hall)
+    again.http.cookies.update(me.http.cookies)
+    again.me = me.me
+    return again
+
+
+async def test_a_reload_between_hands_gets_the_last_result_again(tmp_path: Path) -> None:
+    async with running_hall(tmp_path, starting_balance=500) as hall:
+        me = await Client(hall).guest()
+        table_id = await table_with_bots(hall, me, stakes="silver", base=1, fee=2)
+        result = await play_to_result(hall, me)
+        assert result["number"] == 1 and not result["match_over"]
+        assert result["silver"][0]["balance"] is not None
+        await me.ws.close()
+        await hall.quiet()
+        again = reload(hall, me)
+        await again.open(table_id)
+        await hall.quiet([again])
+        kinds = [m["type"] for m in again.log]
+        assert kinds.index("snapshot") < kinds.index("hand_result"), kinds
+        assert again.last("snapshot")["resync"]
+        assert again.last("hand_result") == result  # with my own balance, as before
+        # a spectator arriving now sees it too, without anyone's balance
+        watcher = await Client(hall).guest()
+        await watcher.open(table_id)
+        await hall.quiet([again, watcher])
+        seen = watcher.last("hand_result")
+        assert seen["hand_id"] == result["hand_id"]
+        assert all(c["balance"] is None for c in seen["silver"])
+        # once the next hand is dealt, a reload gets that hand, not the old result
+        await again.send({"type": "ready"})
+        await hall.quiet([again, watcher])
+        late = await Client(hall).guest()
+        await late.open(table_id)
+        await hall.quiet([again, watcher, late])
+        assert late.of_type("snapshot") and not late.of_type("hand_result")
+        for c in (again, watcher, late):
+            await c.close()
+        await me.http.aclose()

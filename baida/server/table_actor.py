@@ -143,6 +143,9 @@ class TableActor:
         self._acks: list[tuple[Connection, dict[str, Any], float]] = []
         self._outage: _Outage | None = None  # the store is failing: nothing moves
         self._deal_seed: tuple[int, int, bytes] | None = None  # (match, hand, seed) to store
+        # the last hand's result between hands (sent again to whoever reconnects then):
+        # the message without ``silver``, and each seat's 银子 change
+        self._last_result: tuple[dict[str, Any], list[dict[str, Any]] | None] | None = None
 
     # ================================================================ the actor
 
@@ -226,6 +229,8 @@ class TableActor:
             if seat is not None and self.driver.auto_reason[seat] == "offline":
                 self.driver.take_back(seat, self.clock.now())
             self._snapshots[conn] = True  # joining mid-hand: a resync
+            if self.status == BETWEEN and self.driver.round is None:
+                self._send_last_result(conn)  # no hand to show (resumed between hands)
         self._changed()
 
     def _disconnected(self, conn: Connection) -> None:
@@ -462,6 +467,7 @@ class TableActor:
             return
         self._deal_seed = None
         self._store_ok()
+        self._last_result = None
         self.hand = _Hand(info.id, number)
         for s in self.seats:
             s.ready = s.bot
@@ -536,18 +542,26 @@ class TableActor:
             "silver": None,
             "match_over": match_over,
         }
-        changes = _silver_changes(outcome)
+        self._last_result = (base, _silver_changes(outcome))
         for conn in self._connections():
-            message = dict(base)
-            if changes is not None:
-                message["silver"] = [
-                    {**c, "balance": c["balance"] if conn.seat == c["seat"] else None}
-                    for c in changes
-                ]
-            conn.send(message)
+            self._send_last_result(conn)
+
+    def _send_last_result(self, conn: Connection) -> None:
+        """The last hand's ``hand_result`` as ``conn`` may see it (its own balance only)."""
+        if self._last_result is None:
+            return
+        base, changes = self._last_result
+        message = dict(base)
+        if changes is not None:
+            message["silver"] = [
+                {**c, "balance": c["balance"] if conn.seat == c["seat"] else None}
+                for c in changes
+            ]
+        conn.send(message)
 
     async def _end_match(self) -> None:
         assert self.driver is not None
+        self._last_result = None
         self.driver = None
         self.match_id = None
         self.status = WAITING
@@ -715,6 +729,8 @@ class TableActor:
             snap["hand_id"] = self.hand.id if self.hand is not None else None
             snap["resync"] = resync
             conn.send(snap)
+            if resync and self.status == BETWEEN:
+                self._send_last_result(conn)  # a reload during the settlement sees it again
 
     def _schedule(self) -> None:
         """Set the table's one timer to the next moment it has something to do."""

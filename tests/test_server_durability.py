@@ -165,3 +165,69 @@ async def test_a_reload_between_hands_gets_the_last_result_again(tmp_path: Path)
         for c in (again, watcher, late):
             await c.close()
         await me.http.aclose()
+
+
+async def test_a_match_stopped_between_hands_goes_on_after_a_restart(tmp_path: Path) -> None:
+    data = tmp_path / "hall"
+    async with running_hall(data, starting_balance=500) as hall:
+        me = await Client(hall).guest()
+        table_id = await table_with_bots(hall, me, stakes="silver", base=1, fee=2)
+        first = await play_to_result(hall, me)
+        assert not first["match_over"]
+        actor = hall.runtime.hall.get(table_id)
+        assert actor.status == "between"
+        match_id = actor.match_id
+        await me.close()
+        # the server stops between hands
+    async with running_hall(data, starting_balance=500) as hall:
+        actor = hall.runtime.hall.get(table_id)
+        assert actor.status == "between" and actor.match_id == match_id
+        assert actor.driver.match.totals == first["totals"]
+        assert actor.driver.match.hand_number == 1
+        # nobody is back: the next hand waits (the between-hands time)
+        await hall.advance(TIMING["between_hands"] - 1.0)
+        assert actor.status == "between"
+        back = reload(hall, me)
+        await back.open(table_id)
+        await hall.quiet([back])
+        assert back.of_type("welcome")[0]["seat"] == 0
+        assert back.last("table")["table"]["match"]["totals"] == first["totals"]
+        await back.send({"type": "ready"})
+        await hall.quiet([back])
+        assert actor.status == "playing" and actor.hand.number == 2
+        second = await play_to_result(hall, back)
+        assert second["number"] == 2 and second["match_over"]
+        store = hall.runtime.store
+        assert store.tables.current_match(table_id) is None  # the match ended properly
+        assert store.tables.get_match(match_id).status == "ended"
+        entries = store.ledger.history(back.me["id"], limit=100)
+        fees = [e for e in entries if e.kind == "fee"]
+        assert len({e.txn_key for e in fees}) == len(fees) == 2  # each hand paid once
+        assert store.ledger.check().ok
+        mine = [e.amount for e in entries if e.kind == "hand"]
+        assert store.ledger.balance(back.me["id"]) == 500 + sum(mine) - 4
+        await back.close()
+        await me.http.aclose()
+
+
+async def test_after_a_restart_between_hands_the_deal_waits_then_goes_on(tmp_path: Path) -> None:
+    data = tmp_path / "hall"
+    async with running_hall(data) as hall:
+        me = await Client(hall).guest()
+        table_id = await table_with_bots(hall, me)
+        first = await play_to_result(hall, me)
+        await me.close()
+    async with running_hall(data) as hall:
+        actor = hall.runtime.hall.get(table_id)
+        assert actor.status == "between"
+        watcher = await Client(hall).guest()  # (its pings let the table's writes finish)
+        await watcher.open(table_id)
+        await hall.advance(TIMING["between_hands"] - 0.5, [watcher])
+        assert actor.status == "between"
+        await hall.advance(1.0, [watcher])
+        # the person did not come back: 托管 plays the second hand for them
+        assert actor.status == "playing" and actor.hand.number == 2
+        assert actor.driver.modes[0].value == "auto"
+        assert actor.driver.match.totals == first["totals"]
+        assert watcher.last("snapshot")["view"]["seat"] is None
+        await watcher.close()

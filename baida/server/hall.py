@@ -14,7 +14,7 @@ from .connection import User
 from .directory import Directory, InProcessDirectory
 from .metrics import Metrics
 from .persistence import StoreWriter
-from .table_actor import CLOSED, TableActor, TableInfo
+from .table_actor import CLOSED, WAITING, TableActor, TableInfo
 from .table_config import ConfigError, TableConfig
 
 log = logging.getLogger(__name__)
@@ -114,6 +114,7 @@ class Hall:
                 self._spawn(row)
         for hand in await self.db.read(lambda s: s.hands.in_progress()):
             await self._resume(hand)
+        await self._resume_matches()
 
     async def close(self) -> None:
         for actor in list(self.tables.values()):
@@ -205,21 +206,56 @@ class Hall:
         if actor is None:
             log.warning("hand %s of a closed table %s: voided", hand.hand_id, hand.table_id)
             await self.db.write(lambda s: s.hands.void(hand.hand_id, "table closed"))
+            await self.db.write(
+                lambda s: s.tables.save_match(hand.match_id, status="abandoned"))
             return
         try:
-            users: list[User | None] = []
-            for uid in hand.seats:
-                if uid is None:
-                    users.append(None)
-                    continue
-                account = await self.db.read(lambda s, uid=uid: s.accounts.get(uid))
-                users.append(User(account.id, account.name, account.role, account.is_guest))
-            await actor.call(actor.resume, hand, users)
+            users = await self._users(hand.seats)
+            # a person who left the match during this hand is in the hand's seats, no longer
+            # in the match's: the hand is still theirs to pay, a bot plays it
+            escaped = [uid is not None and hand.match_seats[i] is None
+                       for i, uid in enumerate(hand.seats)]
+            await actor.call(actor.resume, hand, users, escaped)
             log.info("table %s: hand %s resumed after %d actions", actor.id, hand.hand_id,
                      len(hand.actions))
-        except Exception:
-            log.exception("hand %s could not be resumed: voided", hand.hand_id)
+        except Exception:  # the hand is voided (no 银子 moved) and its match ends with it
+            log.exception("hand %s could not be resumed: voided, match %s abandoned",
+                          hand.hand_id, hand.match_id)
             await self.db.write(lambda s: s.hands.void(hand.hand_id, "could not be resumed"))
+            await self.db.write(
+                lambda s: s.tables.save_match(hand.match_id, status="abandoned"))
+
+    async def _resume_matches(self) -> None:
+        """Matches that were between hands when the server stopped (their last hand ended,
+        or was voided, and the next was not dealt) go on with their stored totals: the next
+        hand is dealt when the people are back and ready, or after the between-hands time.
+        One that cannot go on is ended (status ``abandoned``), never left open."""
+        idle = [a for a in self.tables.values() if a.status == WAITING]
+        ids = [a.id for a in idle]
+        matches = await self.db.read(lambda s: [s.tables.current_match(t) for t in ids])
+        for actor, match in zip(idle, matches, strict=True):
+            if match is None:
+                continue
+            try:
+                users = await self._users(match.seats)
+                await actor.call(actor.resume_between, match.id, match.state, users)
+                log.info("table %s: match %s resumed between hands (%s played)", actor.id,
+                         match.id, match.state.get("hand_number"))
+            except Exception:
+                log.exception("match %s could not be resumed: abandoned", match.id)
+                await self.db.write(
+                    lambda s, m=match.id: s.tables.save_match(m, status="abandoned"))
+
+    async def _users(self, ids: list[int | None]) -> list[User | None]:
+        """The accounts seated (None: a bot)."""
+        users: list[User | None] = []
+        for uid in ids:
+            if uid is None:
+                users.append(None)
+                continue
+            account = await self.db.read(lambda s, uid=uid: s.accounts.get(uid))
+            users.append(User(account.id, account.name, account.role, account.is_guest))
+        return users
 
     # ---------------------------------------------------------------- metrics
 

@@ -43,6 +43,9 @@ STORAGE_DOWN = {"type": "notice", "code": "storage_down",
                 "message": "the hall cannot save this table's moves just now: "
                            "the table waits, every clock stopped, until it can"}
 STORAGE_BACK = {"type": "notice", "code": "storage_back", "message": "the table goes on"}
+# after a restart between hands, how long the next deal waits for the people to come back
+# when the table has no between-hands limit
+RESTART_GRACE = 30.0
 
 
 @dataclass(slots=True)
@@ -146,6 +149,8 @@ class TableActor:
         # the last hand's result between hands (sent again to whoever reconnects then):
         # the message without ``silver``, and each seat's 银子 change
         self._last_result: tuple[dict[str, Any], list[dict[str, Any]] | None] | None = None
+        # resumed between hands after a restart: until then the deal waits for the people
+        self._restart_grace: float | None = None
 
     # ================================================================ the actor
 
@@ -414,8 +419,14 @@ class TableActor:
 
     def _between_ready(self) -> bool:
         assert self.driver is not None
+        # after a restart the people are offline through no doing of theirs: wait for them
+        wait_offline = self._restart_grace is not None and self.clock.now() < self._restart_grace
         for i, s in enumerate(self.seats):
-            if s.kind == "person" and self.driver.modes[i] == SeatMode.PLAYER and not s.ready:
+            if s.kind != "person":
+                continue
+            if self.driver.modes[i] == SeatMode.PLAYER and not s.ready:
+                return False
+            if wait_offline and self.driver.auto_reason[i] == "offline":
                 return False
         return True
 
@@ -468,6 +479,7 @@ class TableActor:
         self._deal_seed = None
         self._store_ok()
         self._last_result = None
+        self._restart_grace = None
         self.hand = _Hand(info.id, number)
         for s in self.seats:
             s.ready = s.bot
@@ -585,6 +597,10 @@ class TableActor:
             key = f"escape:{self.match_id}:{self.driver.match.hand_number + 1}:{seat}"
             penalty = self.config.escape_penalty
             await self.db.write(lambda s: s.ledger.escape(key, user.id, penalty, others))
+        if self.match_id is not None:  # a restart must not seat them again
+            match_id = self.match_id
+            seats = [None if i == seat else u for i, u in enumerate(self._seat_users())]
+            await self.db.write(lambda s: s.tables.save_match(match_id, seats=seats))
         state.escaped = True
         state.conn = None
         conn.seat = None
@@ -825,20 +841,14 @@ class TableActor:
 
     # ================================================================ restart
 
-    def resume(self, hand: Any, users: list[User | None]) -> None:
+    def resume(self, hand: Any, users: list[User | None],
+               escaped: list[bool] | None = None) -> None:
         """Go on with a hand that was in play when the server stopped (``hand``: the store's
         ``ResumableHand``): rebuilt from its seed and stored actions; the people are on 托管
-        until they reconnect."""
+        until they reconnect; ``escaped`` seats (their person left the match during this
+        hand, which is still theirs to pay) are a bot's. Nothing changes if it fails."""
+        gone = list(escaped or [False] * 4)
         match = Match.from_state(hand.match_state)
-        for i, user in enumerate(users):
-            self.seats[i] = SeatState(user=user, bot=user is None, ready=True)
-        modes = [SeatMode.BOT if user is None else SeatMode.AUTO for user in users]
-        self.driver = TableDriver(match, timing=self.config.timing, modes=modes,
-                                  first_seq=secrets.randbelow(1 << 30) + 1)
-        for i, user in enumerate(users):
-            if user is not None:
-                self.driver.auto_reason[i] = "offline"
-        self.driver.on_applied = self._applied
         setup = hand.setup
         rnd = Round.from_seed(
             match.ruleset, hand.seed, options=match.options, dealer=setup["dealer"],
@@ -847,10 +857,46 @@ class TableActor:
         )
         for _, action in hand.actions:
             rnd.apply(action)
+        driver = self._resumed_driver(match, users, gone)
+        driver.resume_hand(rnd, self.clock.now())
+        self.seats = [SeatState(user=u, bot=u is None, ready=True, escaped=g)
+                      for u, g in zip(users, gone, strict=True)]
+        self.driver = driver
         self.match_id = hand.match_id
         self.hand = _Hand(hand.hand_id, hand.number)
         self.status = PLAYING
-        self.driver.resume_hand(rnd, self.clock.now())
+
+    def resume_between(self, match_id: int, state: dict[str, Any],
+                       users: list[User | None]) -> None:
+        """Go on with a match that was between hands when the server stopped (``state``: as
+        stored after its last hand, totals and all). The people are on 托管 until they
+        reconnect; the next hand is dealt when every person is back and ready, or when the
+        between-hands time (``RESTART_GRACE`` at a table without one) has passed."""
+        match = Match.from_state(state)
+        if match.over:
+            raise ValueError(f"match {match_id} is over")
+        driver = self._resumed_driver(match, users, [False] * 4)
+        self.seats = [SeatState(user=u, bot=u is None, ready=u is None) for u in users]
+        self.driver = driver
+        self.match_id = match_id
+        self.hand = None
+        self.status = BETWEEN
+        limit = self.config.timing.between_hands
+        self._between_deadline = self.clock.now() + (RESTART_GRACE if limit is None else limit)
+        self._restart_grace = self._between_deadline
+        self._changed()
+
+    def _resumed_driver(self, match: Match, users: list[User | None],
+                        gone: list[bool]) -> TableDriver:
+        modes = [SeatMode.BOT if user is None or g else SeatMode.AUTO
+                 for user, g in zip(users, gone, strict=True)]
+        driver = TableDriver(match, timing=self.config.timing, modes=modes,
+                             first_seq=secrets.randbelow(1 << 30) + 1)
+        for i, mode in enumerate(modes):
+            if mode == SeatMode.AUTO:
+                driver.auto_reason[i] = "offline"
+        driver.on_applied = self._applied
+        return driver
 
     # ================================================================ messages out
 

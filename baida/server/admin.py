@@ -1,5 +1,6 @@
 """The operator's page: tables, players and balances, the ledger's totals; close a table,
-suspend or reinstate an account, grant 银子. Admins only; forms carry the CSRF token.
+suspend or reinstate an account (a suspension closes its sockets at once; its seats go as an
+escape does), grant 银子. Admins only; forms carry the CSRF token.
 
 ``/admin`` is HTML for a browser; ``/api/admin/...`` the same as JSON.
 """
@@ -7,6 +8,7 @@ suspend or reinstate an account, grant 银子. Admins only; forms carry the CSRF
 from __future__ import annotations
 
 import html
+import logging
 import secrets
 from typing import Any
 
@@ -15,6 +17,9 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Route
 
 from .api import ApiError, body, endpoint, error, runtime_of
+from .logs import fields
+
+log = logging.getLogger(__name__)
 
 
 def _admin(request: Request) -> Any:
@@ -87,6 +92,9 @@ async def admin_action(request: Request) -> Response:
     elif action in ("suspend", "reinstate"):
         flag = action == "suspend"
         await rt.db.write(lambda s: s.accounts.set_suspended(target, flag))
+        tables = await rt.hall.suspend(target) if flag else 0
+        log.warning("account %s %sed by admin %s", target, action, account.id, extra=fields(
+            action, user=target, admin=account.id, tables=tables))
     elif action == "grant":
         amount = _int(data.get("amount"))
         key = f"admin-grant:{account.id}:{data.get('key') or target}:{amount}:{_nonce(data)}"

@@ -8,6 +8,7 @@ person. State-changing requests of a signed-in session carry the ``X-CSRF-Token`
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -22,6 +23,7 @@ from .auth import COOKIE, SESSION_DAYS
 from .chat import PHRASES
 from .connection import User
 from .hall import HallError
+from .logs import fields
 from .review import hand_review
 from .runtime import Runtime
 from .store.errors import (
@@ -35,6 +37,8 @@ from .store.errors import (
 from .table_config import ConfigError
 from .verify import verify_record
 from .waits import WaitsError, hand_waits
+
+log = logging.getLogger(__name__)
 
 MAX_BODY = 64 * 1024
 MAX_RECORD = 2 * 1024 * 1024
@@ -193,12 +197,17 @@ async def login(request: Request) -> Response:
     address = client_address(request)
     if rt.limiter.blocked(address, name):
         rt.metrics.logins.labels(outcome="limited").inc()
+        log.warning("sign-in refused: too many failures", extra=fields(
+            "login_limited", login=name[:40], address=address))
         return error(429, "too many failed sign-ins; try again in a few minutes")
     try:
         account = await rt.db.read(lambda s: s.accounts.authenticate(name, password))
-    except (AuthenticationFailed, AccountSuspended):
+    except (AuthenticationFailed, AccountSuspended) as exc:
         rt.limiter.failed(address, name)
         rt.metrics.logins.labels(outcome="failed").inc()
+        log.info("sign-in failed", extra=fields(
+            "login_failed", login=name[:40], address=address,
+            reason="suspended" if isinstance(exc, AccountSuspended) else "credentials"))
         raise
     rt.metrics.logins.labels(outcome="ok").inc()
     return signed_in(rt, account)
@@ -390,15 +399,34 @@ async def table(request: Request) -> Response:
 
 @endpoint(auth=True)
 async def room(request: Request) -> Response:
+    """``GET /api/rooms/{code}``: the same as posting the code."""
+    return await _enter_room(request, request.path_params.get("code"))
+
+
+@endpoint(auth=True)
+async def enter_room(request: Request) -> Response:
+    """``POST /api/rooms`` ``{"code"}``: the private table of a room code; the caller may
+    then open its socket. Wrong codes are limited per address and per account."""
+    data = await body(request)
+    return await _enter_room(request, data.get("code") if isinstance(data, dict) else None)
+
+
+async def _enter_room(request: Request, code: Any) -> Response:
     rt = runtime_of(request)
     assert rt.hall is not None
-    code = request.path_params["code"]
-    if not isinstance(code, str) or len(code) > 16:
-        return error(404, "no table with that room code")
-    actor = rt.hall.find_room(code)
+    user = _user(request)
+    address = client_address(request)
+    if rt.room_limiter.blocked(address, user.id):
+        return error(429, "too many wrong room codes; try again in a few minutes")
+    valid = isinstance(code, str) and 0 < len(code.strip()) <= 16
+    actor = rt.hall.find_room(code) if valid else None
     if actor is None:
-        rt.limiter.failed(client_address(request), "room-codes")
+        rt.room_limiter.failed(address, user.id)
+        if rt.room_limiter.blocked(address, user.id):
+            log.warning("user %s: too many wrong room codes", user.id, extra=fields(
+                "room_codes_limited", user=user.id, address=address))
         return error(404, "no table with that room code")
+    rt.hall.admit(actor, user)
     return JSONResponse({"table": actor.table_json()})
 
 
@@ -425,7 +453,8 @@ async def health(request: Request) -> Response:
         database = "unavailable"
     ok = database == "ok" and rt.hall is not None
     return JSONResponse(
-        {"ok": ok, "database": database, "tables": len(rt.hall.tables) if rt.hall else 0},
+        {"ok": ok, "database": database, "tables": len(rt.hall.tables) if rt.hall else 0,
+         "warm": rt.warmth()},
         status_code=200 if ok else 503,
     )
 
@@ -477,6 +506,7 @@ ROUTES = [
     Route("/api/waits", waits, methods=["POST"]),
     Route("/api/tables", tables, methods=["GET", "POST"]),
     Route("/api/tables/{table_id}", table, methods=["GET"]),
+    Route("/api/rooms", enter_room, methods=["POST"]),
     Route("/api/rooms/{code}", room, methods=["GET"]),
     Route("/api/quickplay", quick_play, methods=["POST"]),
     Route("/api/phrases", phrases, methods=["GET"]),

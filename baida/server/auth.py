@@ -1,4 +1,4 @@
-"""Sessions, CSRF tokens and login rate limits.
+"""Sessions, CSRF tokens, and rate limits on logins and on room codes.
 
 The session is a signed cookie (itsdangerous) holding the account id and its
 ``session_version``; logging out everywhere or a suspension bumps the version, which voids
@@ -24,6 +24,8 @@ COOKIE = "baida_session"
 SESSION_DAYS = 30
 LOGIN_WINDOW = 600.0  # seconds
 LOGIN_FAILURES = 10  # failures per window per address and per name
+ROOM_WINDOW = 600.0  # seconds
+ROOM_FAILURES = 10  # wrong room codes per window per address and per account
 
 
 def load_secret(path: Path) -> bytes:
@@ -71,28 +73,65 @@ class SessionCodec:
         return bool(token) and hmac.compare_digest(self.csrf(user_id, version), str(token))
 
 
-class LoginLimiter:
-    """Failed logins per client address and per account name in a sliding window."""
+class FailureLimiter:
+    """Failures per key (a client address, an account) in a sliding window of ``window``
+    seconds; a key with ``limit`` recent failures is blocked until they age out."""
 
-    def __init__(self, now: Callable[[], float]) -> None:
+    def __init__(self, now: Callable[[], float], limit: int, window: float) -> None:
         self._now = now
+        self.limit = limit
+        self.window = window
         self._fails: dict[str, deque[float]] = {}
 
     def _recent(self, key: str) -> deque[float]:
         times = self._fails.setdefault(key, deque())
-        cutoff = self._now() - LOGIN_WINDOW
+        cutoff = self._now() - self.window
         while times and times[0] <= cutoff:
             times.popleft()
         return times
 
-    def blocked(self, address: str, name: str) -> bool:
-        keys = (f"a:{address}", f"n:{name.casefold()}")
-        return any(len(self._recent(k)) >= LOGIN_FAILURES for k in keys)
+    def blocked_keys(self, keys: tuple[str, ...]) -> bool:
+        return any(len(self._recent(k)) >= self.limit for k in keys)
 
-    def failed(self, address: str, name: str) -> None:
+    def failed_keys(self, keys: tuple[str, ...]) -> None:
         now = self._now()
-        for key in (f"a:{address}", f"n:{name.casefold()}"):
+        for key in keys:
             self._recent(key).append(now)
         if len(self._fails) > 100_000:  # forget idle keys
             for key in [k for k, v in self._fails.items() if not v]:
                 del self._fails[key]
+
+
+class LoginLimiter(FailureLimiter):
+    """Failed logins per client address and per account name."""
+
+    def __init__(self, now: Callable[[], float]) -> None:
+        super().__init__(now, LOGIN_FAILURES, LOGIN_WINDOW)
+
+    @staticmethod
+    def _keys(address: str, name: str) -> tuple[str, ...]:
+        return (f"a:{address}", f"n:{name.casefold()}")
+
+    def blocked(self, address: str, name: str) -> bool:
+        return self.blocked_keys(self._keys(address, name))
+
+    def failed(self, address: str, name: str) -> None:
+        self.failed_keys(self._keys(address, name))
+
+
+class RoomCodeLimiter(FailureLimiter):
+    """Wrong room codes per client address and per account: table ids are consecutive, room
+    codes are not, and guessing them is what this stops."""
+
+    def __init__(self, now: Callable[[], float]) -> None:
+        super().__init__(now, ROOM_FAILURES, ROOM_WINDOW)
+
+    @staticmethod
+    def _keys(address: str, user_id: int) -> tuple[str, ...]:
+        return (f"a:{address}", f"u:{user_id}")
+
+    def blocked(self, address: str, user_id: int) -> bool:
+        return self.blocked_keys(self._keys(address, user_id))
+
+    def failed(self, address: str, user_id: int) -> None:
+        self.failed_keys(self._keys(address, user_id))

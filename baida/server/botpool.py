@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from functools import partial
@@ -38,18 +40,50 @@ def warm_up() -> None:
     warm_tables()
 
 
-class BotPool:
-    """Runs ``decide`` in ``workers`` processes (``workers=0``: inline, on the loop)."""
+def ready(hold: float = 0.0) -> int:
+    """A worker's pid, once its initializer (the warm-up) has run; ``hold`` keeps it busy a
+    moment so that the next job goes to another worker."""
+    if hold:
+        time.sleep(hold)
+    return os.getpid()
 
-    def __init__(self, workers: int = 1, timeout: float = 5.0) -> None:
+
+class BotPool:
+    """Runs ``decide`` in ``workers`` processes (``workers=0``: inline, on the loop).
+
+    The processes would otherwise start at the first job, and warm their tables then, so the
+    first bot move of a fresh hall would wait seconds: ``start`` starts every one of them and
+    returns once each has warmed (``warm``, ``warm_seconds``)."""
+
+    def __init__(self, workers: int = 1, timeout: float = 5.0, warm: bool = True) -> None:
         self.workers = workers
         self.timeout = timeout
+        self.warm = workers == 0  # inline: nothing to start
+        self.warm_seconds: float | None = 0.0 if workers == 0 else None
+        self.pids: set[int] = set()
         self._executor: Executor | None = None
         if workers > 0:
             context = multiprocessing.get_context("spawn")
             self._executor = ProcessPoolExecutor(
-                max_workers=workers, mp_context=context, initializer=warm_up
+                max_workers=workers, mp_context=context, initializer=warm_up if warm else None
             )
+
+    async def start(self, deadline: float = 180.0) -> float:
+        """Start every worker and wait until each has run its warm-up; the seconds it took."""
+        if self._executor is None:
+            return 0.0
+        loop = asyncio.get_running_loop()
+        began = time.perf_counter()
+        while len(self.pids) < self.workers:
+            left = deadline - (time.perf_counter() - began)
+            if left <= 0:
+                raise TimeoutError(f"{self.workers - len(self.pids)} bot workers did not start")
+            jobs = [loop.run_in_executor(self._executor, partial(ready, 0.05))
+                    for _ in range(self.workers - len(self.pids))]
+            self.pids.update(await asyncio.wait_for(asyncio.gather(*jobs), left))
+        self.warm = True
+        self.warm_seconds = time.perf_counter() - began
+        return self.warm_seconds
 
     async def decide(
         self, name: str, seed: int, view: dict[str, Any], legal: list[dict[str, Any]]

@@ -1,8 +1,11 @@
-"""The hall's shared directory: which node owns each table, who is online, table chat.
+"""The hall's shared directory: which node owns each table, the lobby's list of public tables,
+private tables' room codes and who was admitted by them, who is online, table chat.
 
 One small interface so that the hall can later run on several nodes (PostgreSQL for what must
 last, Redis between the nodes) without a rewrite: ``InProcessDirectory`` is the default for
-one process; a Redis implementation would keep the same methods.
+one process; a Redis implementation would keep the same methods. Nothing here must outlive the
+process: room codes are also stored with their tables (the hall registers them again at
+start), and an admission is only the right to open a private table's socket.
 """
 
 from __future__ import annotations
@@ -17,9 +20,41 @@ class Directory(Protocol):
         """Become the owner of ``table_id``; False if another node owns it."""
         ...
 
-    def release_table(self, table_id: int, node: str) -> None: ...
+    def release_table(self, table_id: int, node: str) -> None:
+        """Give the table up: it leaves the lobby, its room code is free, admissions end."""
+        ...
 
     def owner(self, table_id: int) -> str | None: ...
+
+    # ---------------------------------------------------------------- the lobby
+
+    def list_table(self, table_id: int, summary: dict[str, Any]) -> None:
+        """Show a public table in the lobby as ``summary`` (replacing what was shown)."""
+        ...
+
+    def unlist_table(self, table_id: int) -> None: ...
+
+    def lobby(self) -> list[dict[str, Any]]:
+        """Every listed table's summary, by ruleset and number."""
+        ...
+
+    # ---------------------------------------------------------------- private tables
+
+    def register_room(self, code: str, table_id: int) -> bool:
+        """Give ``table_id`` the room code ``code``; False if the code is taken."""
+        ...
+
+    def room(self, code: str) -> int | None:
+        """The table of a room code (codes are upper case), if any."""
+        ...
+
+    def admit(self, table_id: int, user_id: int) -> None:
+        """``user_id`` gave the table's room code: they may open its socket."""
+        ...
+
+    def admitted(self, table_id: int, user_id: int) -> bool: ...
+
+    # ---------------------------------------------------------------- presence and chat
 
     def online(self, user_id: int, delta: int) -> None:
         """A connection of ``user_id`` opened (+1) or closed (-1)."""
@@ -41,6 +76,10 @@ class InProcessDirectory:
 
     def __init__(self) -> None:
         self._owners: dict[int, str] = {}
+        self._listed: dict[int, dict[str, Any]] = {}
+        self._rooms: dict[str, int] = {}
+        self._codes: dict[int, str] = {}  # table -> its room code
+        self._admitted: dict[int, set[int]] = {}
         self._online: Counter[int] = Counter()
         self._subscribers: dict[int, Callable[[dict[str, Any]], None]] = {}
 
@@ -49,11 +88,43 @@ class InProcessDirectory:
         return owner == node
 
     def release_table(self, table_id: int, node: str) -> None:
-        if self._owners.get(table_id) == node:
-            del self._owners[table_id]
+        if self._owners.get(table_id) != node:
+            return
+        del self._owners[table_id]
+        self._listed.pop(table_id, None)
+        self._admitted.pop(table_id, None)
+        code = self._codes.pop(table_id, None)
+        if code is not None:
+            self._rooms.pop(code, None)
 
     def owner(self, table_id: int) -> str | None:
         return self._owners.get(table_id)
+
+    def list_table(self, table_id: int, summary: dict[str, Any]) -> None:
+        self._listed[table_id] = summary
+
+    def unlist_table(self, table_id: int) -> None:
+        self._listed.pop(table_id, None)
+
+    def lobby(self) -> list[dict[str, Any]]:
+        return sorted(self._listed.values(), key=lambda t: (t["ruleset"], t["number"], t["id"]))
+
+    def register_room(self, code: str, table_id: int) -> bool:
+        code = code.upper()
+        if self._rooms.get(code, table_id) != table_id:
+            return False
+        self._rooms[code] = table_id
+        self._codes[table_id] = code
+        return True
+
+    def room(self, code: str) -> int | None:
+        return self._rooms.get(code.strip().upper())
+
+    def admit(self, table_id: int, user_id: int) -> None:
+        self._admitted.setdefault(table_id, set()).add(user_id)
+
+    def admitted(self, table_id: int, user_id: int) -> bool:
+        return user_id in self._admitted.get(table_id, ())
 
     def online(self, user_id: int, delta: int) -> None:
         self._online[user_id] += delta

@@ -3,8 +3,10 @@ bringing back the hands that were in play when the server stopped."""
 
 from __future__ import annotations
 
+import functools
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,6 +14,7 @@ from .botpool import BotPool
 from .clock import Clock
 from .connection import User
 from .directory import Directory, InProcessDirectory
+from .logs import fields
 from .metrics import Metrics
 from .persistence import StoreWriter
 from .table_actor import CLOSED, WAITING, TableActor, TableInfo
@@ -26,8 +29,11 @@ MAX_TABLES_PER_HOST = 3
 
 @dataclass(frozen=True, slots=True)
 class StandingTables:
-    """A row of the hall's numbered tables of one ruleset. In Jiaxing the first half of the
-    numbers allow 吃 and the second half forbid it, as the rule documents' hall does."""
+    """A row of the hall's numbered tables of one ruleset (stakes, 底分, fee, length).
+
+    The rows of a ruleset share one sequence of table numbers; ``standing_configs`` numbers
+    them so that, in Jiaxing, the first half of the numbers allow 吃 and the second half
+    forbid it, as the rule documents' hall does."""
 
     ruleset: str
     count: int
@@ -38,25 +44,56 @@ class StandingTables:
     rounds: int = 1
     extra: dict[str, Any] = field(default_factory=dict)
 
-    def configs(self) -> list[TableConfig]:
-        out = []
-        for number in range(1, self.count + 1):
-            options: dict[str, Any] = {}
-            if self.ruleset == "jiaxing":
-                options["allow_chi"] = number <= (self.count + 1) // 2
-            obj: dict[str, Any] = {
-                "ruleset": self.ruleset,
-                "options": options,
-                "stakes": self.stakes,
-                "base": self.base,
-                "rounds": self.rounds,
-                **self.extra,
-            }
-            if self.stakes == "silver":
-                obj["fee"] = self.fee
-                obj["escape_penalty"] = self.escape_penalty
-            out.append(TableConfig.from_json(obj))
-        return out
+    def config(self, allow_chi: bool | None) -> TableConfig:
+        """One table of this row (``allow_chi``: None leaves the ruleset's default)."""
+        options: dict[str, Any] = {}
+        if allow_chi is not None:
+            options["allow_chi"] = allow_chi
+        obj: dict[str, Any] = {
+            "ruleset": self.ruleset,
+            "options": options,
+            "stakes": self.stakes,
+            "base": self.base,
+            "rounds": self.rounds,
+            **self.extra,
+        }
+        if self.stakes == "silver":
+            obj["fee"] = self.fee
+            obj["escape_penalty"] = self.escape_penalty
+        return TableConfig.from_json(obj)
+
+
+# Rulesets whose hall splits its numbers between 吃 and no 吃. The Jiaxing document (seed 000,
+# 硬自摸和吃牌选择) says: 一个游戏大厅被分为二个区域，前一半桌号允许吃牌，后一半桌号禁止吃牌.
+# Wenling's documents make 吃 (from the player before you) a rule of the game, with no choice.
+CHI_SPLIT = frozenset({"jiaxing"})
+
+
+def standing_configs(rows: tuple[StandingTables, ...]) -> list[tuple[int, TableConfig]]:
+    """(number, config) of every standing table. The numbers run per ruleset across all its
+    rows (1..N); in a ruleset of ``CHI_SPLIT`` numbers 1..ceil(N/2) allow 吃 and the rest
+    forbid it, and every row (银子, 积分...) has tables on both sides, in proportion."""
+    out: list[tuple[int, TableConfig]] = []
+    for ruleset in dict.fromkeys(r.ruleset for r in rows):
+        mine = [r for r in rows if r.ruleset == ruleset]
+        if ruleset not in CHI_SPLIT:
+            number = 0
+            for row in mine:
+                for _ in range(row.count):
+                    number += 1
+                    out.append((number, row.config(None)))
+            continue
+        total = sum(r.count for r in mine)
+        chi_numbers = iter(range(1, (total + 1) // 2 + 1))
+        plain_numbers = iter(range((total + 1) // 2 + 1, total + 1))
+        seen = 0
+        for row in mine:
+            # the row's share of the first half: rounding the running total keeps the halves
+            chi = (seen + row.count + 1) // 2 - (seen + 1) // 2
+            seen += row.count
+            out.extend((next(chi_numbers), row.config(True)) for _ in range(chi))
+            out.extend((next(plain_numbers), row.config(False)) for _ in range(row.count - chi))
+    return out
 
 
 DEFAULT_STANDING = (
@@ -95,7 +132,8 @@ class Hall:
         self.node = node
         self.standing = standing
         self.tables: dict[int, TableActor] = {}
-        self.by_code: dict[str, TableActor] = {}
+        # table -> the hand in play, its round and its people by seat (for the logs)
+        self._hands: dict[int, tuple[int, Any, list[int | None]]] = {}
         metrics.on_scrape(self._count)  # counted when scraped, not at every change
 
     # ---------------------------------------------------------------- life
@@ -106,9 +144,9 @@ class Hall:
         stored = await self.db.read(lambda s: s.tables.list(status="open"))
         standing = [t for t in stored if not t.config.get("player_made")]
         if not standing:
-            for row in self.standing:
-                for cfg in row.configs():
-                    await self._create(cfg, host=None, player_made=False)
+            for number, cfg in sorted(standing_configs(self.standing),
+                                      key=lambda nc: (nc[1].ruleset, nc[0])):
+                await self._create(cfg, host=None, player_made=False, number=number)
         for row in await self.db.read(lambda s: s.tables.list(status="open")):
             if row.id not in self.tables:
                 self._spawn(row)
@@ -128,19 +166,28 @@ class Hall:
         info = TableInfo(row.id, row.number, row.config.get("name") or f"{row.number}",
                          cfg, host=row.config.get("host"), room_code=row.room_code)
         actor = TableActor(info, clock=self.clock, db=self.db, bots=self.bots,
-                           metrics=self.metrics, directory=self.directory)
+                           metrics=self.metrics, directory=self.directory,
+                           on_change=self._table_changed)
         if not self.directory.claim_table(row.id, self.node):
             raise HallError(f"table {row.id} is owned by another node")
+        if row.room_code and not self.directory.register_room(row.room_code, row.id):
+            self.directory.release_table(row.id, self.node)
+            raise HallError(f"table {row.id}: its room code is another table's")
         self.tables[row.id] = actor
-        if row.room_code:
-            self.by_code[row.room_code] = actor
         actor.start()
+        self._table_changed(actor)
+        log.info("table %s opened", row.id, extra=fields(
+            "table_opened", table=row.id, ruleset=cfg.ruleset, number=row.number,
+            private=cfg.private, host=info.host))
         return actor
 
-    async def _create(self, cfg: TableConfig, host: User | None, player_made: bool) -> TableActor:
-        same = [a.info.number for a in self.tables.values() if a.config.ruleset == cfg.ruleset]
-        number = max(same, default=0) + 1
-        code = _room_code(set(self.by_code)) if cfg.private else None
+    async def _create(self, cfg: TableConfig, host: User | None, player_made: bool,
+                      number: int | None = None) -> TableActor:
+        if number is None:
+            same = [a.info.number for a in self.tables.values()
+                    if a.config.ruleset == cfg.ruleset]
+            number = max(same, default=0) + 1
+        code = _room_code(lambda c: self.directory.room(c) is not None) if cfg.private else None
         meta = {"table": cfg.to_json(), "player_made": player_made,
                 "host": host.id if host else None, "name": None}
         row = await self.db.write(
@@ -177,16 +224,91 @@ class Hall:
         return None if actor is None or actor.status == CLOSED else actor
 
     def find_room(self, code: str) -> TableActor | None:
-        actor = self.by_code.get(code.strip().upper())
-        return None if actor is None or actor.status == CLOSED else actor
+        table_id = self.directory.room(code)
+        return None if table_id is None else self.get(table_id)
+
+    def admit(self, actor: TableActor, user: User) -> None:
+        """``user`` gave the private table's room code: they may open its socket."""
+        self.directory.admit(actor.id, user.id)
+
+    def may_open(self, actor: TableActor, user: User) -> bool:
+        """Whether ``user`` may open the table's socket: anyone at a public table; at a
+        private one its host, the people admitted by its room code and those seated there."""
+        if not actor.config.private:
+            return True
+        if user.id == actor.info.host or self.directory.admitted(actor.id, user.id):
+            return True
+        return any(s.user is not None and s.user.id == user.id for s in actor.seats)
 
     def lobby(self) -> list[dict[str, Any]]:
         """The public tables as the lobby lists them (private ones are reached by code)."""
-        return [
-            a.table_json() for a in sorted(self.tables.values(),
-                                           key=lambda a: (a.config.ruleset, a.info.number))
-            if not a.config.private and a.status != CLOSED
-        ]
+        return self.directory.lobby()
+
+    def _table_changed(self, actor: TableActor) -> None:
+        """A table changed: its lobby entry follows (public tables only), and the start and
+        end of its hands are logged."""
+        if actor.config.private or actor.status == CLOSED:
+            self.directory.unlist_table(actor.id)
+        else:
+            self.directory.list_table(actor.id, actor.table_json())
+        self._log_hands(actor)
+        driver = actor.driver
+        if driver is not None and driver.on_mode is None:
+            driver.on_mode = functools.partial(self._seat_mode, actor)
+
+    def _log_hands(self, actor: TableActor) -> None:
+        hand = actor.hand.id if actor.hand is not None else None
+        last = self._hands.get(actor.id)
+        if hand == (last[0] if last is not None else None):
+            return
+        if last is not None:
+            ended, rnd, users = last
+            result = rnd.result if rnd is not None and rnd.ended else None
+            log.info("table %s: hand %s ended", actor.id, ended, extra=fields(
+                "hand_end", table=actor.id, hand=ended, users=users,
+                outcome=None if result is None else result.outcome,
+                winner=None if result is None else result.winner,
+                payments=None if result is None else list(result.payments),
+                voided=result is None))
+        if hand is None:
+            self._hands.pop(actor.id, None)
+            return
+        assert actor.hand is not None
+        users = [None if s.user is None or s.escaped else s.user.id for s in actor.seats]
+        rnd = actor.driver.round if actor.driver is not None else None
+        self._hands[actor.id] = (hand, rnd, users)
+        log.info("table %s: hand %s started", actor.id, hand, extra=fields(
+            "hand_start", table=actor.id, hand=hand, number=actor.hand.number, users=users,
+            match=actor.match_id))
+
+    def _seat_mode(self, actor: TableActor, seat: int, mode: Any, reason: str | None) -> None:
+        """A seat changed hands (the driver's hook): 托管 and bots taking seats are logged."""
+        if not actor.config.private and actor.status != CLOSED:  # the lobby shows modes too
+            self.directory.list_table(actor.id, actor.table_json())
+        value = getattr(mode, "value", mode)
+        if value == "player":
+            return
+        user = actor.seats[seat].user
+        log.info("table %s: seat %s to %s (%s)", actor.id, seat,
+                 "托管" if value == "auto" else "a bot", reason, extra=fields(
+                     "seat_auto" if value == "auto" else "seat_bot", table=actor.id,
+                     hand=actor.hand.id if actor.hand is not None else None, seat=seat,
+                     user=user.id if user is not None else None, reason=reason))
+
+    async def suspend(self, user_id: int, message: str = "this account is suspended") -> int:
+        """Close a suspended account's sockets at every table (``error`` ``suspended``); a
+        seat it holds goes as an escape does (the bot plays on; at a 银子 table the hand in
+        play and the escape penalty are its to pay). Returns how many tables it was at."""
+        touched = 0
+        for actor in list(self.tables.values()):
+            if actor.status == CLOSED:
+                continue
+            here = any(s.user is not None and s.user.id == user_id for s in actor.seats) or any(
+                c.user.id == user_id for c in actor.spectators)
+            if here:
+                touched += 1
+                await actor.call(actor.expel, user_id, "suspended", message)
+        return touched
 
     async def close_table(self, table_id: int, reason: str) -> bool:
         actor = self.tables.get(table_id)
@@ -195,8 +317,10 @@ class Hall:
         await actor.call(actor.close, reason)
         await self.db.write(lambda s: s.tables.close(table_id))
         self.directory.release_table(table_id, self.node)
-        if actor.info.room_code:
-            self.by_code.pop(actor.info.room_code, None)
+        self.directory.unsubscribe(table_id)
+        self._hands.pop(table_id, None)
+        log.info("table %s closed: %s", table_id, reason, extra=fields(
+            "table_closed", table=table_id, reason=reason))
         return True
 
     # ---------------------------------------------------------------- restart
@@ -270,10 +394,10 @@ class Hall:
         self.metrics.players.set(seated)
 
 
-def _room_code(taken: set[str]) -> str:
+def _room_code(taken: Callable[[str], bool]) -> str:
     while True:
         code = "".join(secrets.choice(ROOM_ALPHABET) for _ in range(ROOM_CODE_LENGTH))
-        if code not in taken:
+        if not taken(code):
             return code
 
 

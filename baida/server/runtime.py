@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import os
@@ -12,12 +13,13 @@ from urllib.parse import urlsplit
 
 from argon2 import PasswordHasher
 
-from .auth import LoginLimiter, SessionCodec, load_secret
+from .auth import LoginLimiter, RoomCodeLimiter, SessionCodec, load_secret
 from .botpool import BotPool
 from .clock import Clock, LoopClock
 from .connection import User
 from .directory import InProcessDirectory
 from .hall import Hall
+from .logs import fields
 from .metrics import Metrics
 from .persistence import StoreWriter
 from .settings import HallSettings
@@ -38,13 +40,16 @@ def tune_gc() -> None:
 
 class Runtime:
     """One hall process. ``start`` opens the database (migrating it), warms the tables,
-    starts the bot workers and brings back the tables; ``stop`` undoes it."""
+    starts the bot workers (and waits until each has warmed its own) and brings back the
+    tables; ``stop`` undoes it."""
 
     def __init__(self, settings: HallSettings, clock: Clock | None = None) -> None:
         self.settings = settings
         self.clock: Clock = clock or LoopClock()
         self.metrics = Metrics()
-        self.limiter = LoginLimiter(time.monotonic)
+        self.limiter = LoginLimiter(self._now)
+        self.room_limiter = RoomCodeLimiter(self._now)
+        self.tables_warm_seconds: float | None = None  # the evaluator tables, in this process
         self.directory = InProcessDirectory()
         self.store: Any = None
         self.db: StoreWriter | None = None
@@ -66,12 +71,20 @@ class Runtime:
                            starting_balance=s.starting_balance,
                            sqlite_synchronous=s.sqlite_synchronous)
         self.store.migrate()
+        self.bots = BotPool(workers=s.bot_workers, warm=s.warm_up)
+        workers = asyncio.ensure_future(self.bots.start())  # they warm while this one does
         if s.warm_up:
             from ..warmup import warm_tables
 
-            log.info("evaluator and scorer tables warmed in %.2f s", warm_tables())
+            self.tables_warm_seconds = warm_tables()
+            log.info("evaluator and scorer tables warmed in %.2f s", self.tables_warm_seconds,
+                     extra=fields("warm_up", seconds=round(self.tables_warm_seconds, 3)))
+        seconds = await workers
+        if s.bot_workers:
+            log.info("%d bot workers started and warmed in %.2f s", s.bot_workers, seconds,
+                     extra=fields("bot_workers", workers=s.bot_workers,
+                                  seconds=round(seconds, 3), pids=sorted(self.bots.pids)))
         self.db = StoreWriter(self.store)
-        self.bots = BotPool(workers=s.bot_workers)
         self.hall = Hall(store=self.store, db=self.db, clock=self.clock, bots=self.bots,
                          metrics=self.metrics, directory=self.directory, standing=s.standing)
         await self.hall.open()
@@ -94,6 +107,20 @@ class Runtime:
             self.db.close()
         if self.store is not None:
             self.store.close()
+
+    def _now(self) -> float:
+        return self.clock.now()
+
+    def warmth(self) -> dict[str, Any]:
+        """What ``/healthz`` says about the warm-up: this process's tables, the bot workers."""
+        bots = self.bots
+        return {
+            "tables": self.tables_warm_seconds is not None,
+            "tables_seconds": self.tables_warm_seconds,
+            "bot_workers": self.settings.bot_workers,
+            "bots": bool(bots is not None and bots.warm),
+            "bots_seconds": None if bots is None else bots.warm_seconds,
+        }
 
     # ---------------------------------------------------------------- sessions
 

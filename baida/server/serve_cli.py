@@ -30,7 +30,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ws", default="auto",
                         choices=("auto", "websockets", "websockets-sansio", "wsproto"),
                         help="uvicorn's WebSocket implementation")
-    parser.add_argument("--log-format", choices=("text", "json"), default="text")
+    parser.add_argument("--log-format", choices=("auto", "text", "json"), default="auto",
+                        help="log lines as JSON objects or text (default auto: JSON unless "
+                        "stderr is a terminal)")
     parser.add_argument("--log-level", default="info")
 
 

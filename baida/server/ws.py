@@ -20,7 +20,9 @@ from starlette.requests import cookie_parser
 from . import protocol as P
 from .auth import COOKIE
 from .connection import Connection
+from .logs import fields
 from .runtime import Runtime
+from .table_actor import CLOSED
 
 log = logging.getLogger(__name__)
 
@@ -88,23 +90,24 @@ async def table_socket(scope: dict[str, Any], receive: Receive, send: Send,
             metrics.pending_in += 1
             text = frame.get("text")
             if text is None:
-                _refuse(conn, "malformed", "send text frames of JSON")
+                _refuse(conn, "malformed", "send text frames of JSON", actor.id)
                 continue
             if not conn.allow():
-                _refuse(conn, "rate_limited", "too many messages; slow down")
+                _refuse(conn, "rate_limited", "too many messages; slow down", actor.id)
                 metrics.refused("rate_limited")
                 continue
             try:
                 message = P.parse_client(text)
             except P.ProtocolError as exc:
                 metrics.refused(exc.code)
-                _refuse(conn, exc.code, exc.message)
+                _refuse(conn, exc.code, exc.message, actor.id)
                 continue
             actor.receive(conn, message)
     finally:
         metrics.connections.dec()
         runtime.directory.online(user.id, -1)
-        actor.disconnect(conn)
+        if actor.status != CLOSED:  # a closed table's task has ended: nobody to tell
+            actor.disconnect(conn)
         await conn.finish()
         conn.closed = True
 
@@ -122,7 +125,9 @@ async def _check(scope: dict[str, Any], runtime: Runtime) -> Any:
     table_id = int(tail) if tail.isdigit() and len(tail) < 12 else -1
     assert runtime.hall is not None
     actor = runtime.hall.get(table_id)
-    if actor is None:
+    # a private table is the host's, its room code's and its seated people's: to anyone
+    # else it does not exist (ids are consecutive; the answer must not tell them apart)
+    if actor is None or not runtime.hall.may_open(actor, found[0]):
         return _Turned("no_table", "no such table", 4404)
     return found[0], actor
 
@@ -153,9 +158,13 @@ async def _hello(receive: Receive, conn: Connection) -> bool:
     return True
 
 
-def _refuse(conn: Connection, code: str, message: str) -> None:
+def _refuse(conn: Connection, code: str, message: str, table_id: int) -> None:
     conn.send({"type": "refused", "code": code, "message": message, "id": None})
     if conn.strike():
+        log.warning("user %s at table %s: %d bad messages, disconnected", conn.user.id,
+                    table_id, conn.strikes, extra=fields(
+                        "refusal_flood", table=table_id, user=conn.user.id, seat=conn.seat,
+                        last_code=code, strikes=conn.strikes))
         _fatal(conn, "misbehaving", "too many bad messages")
 
 

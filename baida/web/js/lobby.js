@@ -53,7 +53,7 @@ function roomCard(app) {
     e.preventDefault();
     try {
       if (!app.me) await app.signIn("/api/guest");
-      const { table } = await get(`/api/rooms/${encodeURIComponent(code.value.trim())}`);
+      const { table } = await post("/api/rooms", { code: code.value.trim() });
       location.hash = `#/table/${table.id}`;
     } catch (err) {
       toast(err instanceof ApiError && err.status === 404 ? t("lobby.no_room") : err.message, "error");

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+from picows import WSFrame, WSListener, WSMsgType, WSTransport, ws_connect
 
 PAUSE = 0.4  # the hall's pause after a discard in this run (every seat waits it)
 SETUP_SECONDS = 600.0  # a table that has not started by then is reported, not waited for
@@ -55,8 +56,7 @@ def free_port() -> int:
 def start_hall(port: int, data: Path) -> subprocess.Popen[bytes]:
     """``baida serve`` in its own process; its output goes to ``data/hall.log``."""
     cmd = [sys.executable, "-m", "baida.cli", "serve", "--port", str(port), "--data", str(data),
-           "--bot-workers", "0", "--log-level", "warning", "--starting-balance", "1000",
-           "--ws", os.environ.get("BAIDA_LOAD_WS", "auto")]
+           "--bot-workers", "0", "--log-level", "warning", "--starting-balance", "1000"]
     log = (data / "hall.log").open("wb")
     env = dict(os.environ)
     if os.environ.get("BAIDA_LOAD_DEBUG"):  # the hall logs every stall of its loop > 30 ms
@@ -73,11 +73,45 @@ def start_hall(port: int, data: Path) -> subprocess.Popen[bytes]:
     raise RuntimeError("the hall did not start in time")
 
 
-def cpu_seconds(pid: int) -> float:
+def _stat(pid: int) -> list[str]:
     with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
+        return f.read().rsplit(")", 1)[1].split()
+
+
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and every process below it (the hall's action log worker, its bot workers)."""
+    parents: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                parents.setdefault(int(_stat(int(entry))[1]), []).append(int(entry))
+            except OSError:
+                continue
+    tree, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        tree.append(p)
+        todo += parents.get(p, [])
+    return tree
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time of the hall: its own process and the processes it started."""
     ticks = os.sysconf("SC_CLK_TCK")
-    return (int(fields[11]) + int(fields[12])) / ticks
+    total = 0.0
+    for p in process_tree(pid):
+        try:
+            fields = _stat(p)
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
+def main_cpu_seconds(pid: int) -> float:
+    """CPU time of the hall's own process (its event loop and threads) alone."""
+    fields = _stat(pid)
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def rss_mb(pid: int) -> float:
@@ -98,7 +132,7 @@ class TableStats:
     actions: int = 0
     messages: int = 0
     errors: list[str] = field(default_factory=list)
-    auto: list[str] = field(default_factory=list)  # seat_mode notices: a seat left to 托管
+    auto: set[str] = field(default_factory=set)  # seats this table saw go to 托管, and why
 
 
 class LoadTable:
@@ -136,68 +170,94 @@ class LoadTable:
             self.clean = False
 
 
+class SeatClient(WSListener):
+    """One seat's client (picows: framing in C, a callback per frame, no task per message)."""
+
+    def __init__(self, table: LoadTable, seat: int, ready: asyncio.Event) -> None:
+        self.table = table
+        self.seat = seat
+        self.ready = ready
+        self.sent_ready = False
+        self.transport: WSTransport | None = None
+        self.loop = asyncio.get_running_loop()
+
+    def send(self, text: bytes) -> None:
+        if self.transport is not None:
+            self.transport.send(WSMsgType.TEXT, text)
+
+    def on_ws_connected(self, transport: WSTransport) -> None:
+        self.transport = transport
+        self.send(b'{"type":"hello","protocol":1,"batch":true}')
+        self.send(orjson.dumps({"type": "sit", "seat": self.seat}))
+
+    def on_ws_disconnected(self, transport: WSTransport) -> None:
+        self.transport = None
+
+    def answer(self, seq: int, action: dict[str, Any]) -> None:
+        table = self.table
+        if action["type"] == "discard":
+            table.sent_discard(self.seat, self.loop.time())
+        if table.measuring[0]:
+            table.stats.actions += 1
+        self.send(orjson.dumps({"type": "act", "seq": seq, "action": action}))
+
+    def on_ws_frame(self, transport: WSTransport, frame: WSFrame) -> None:
+        if frame.msg_type != WSMsgType.TEXT:
+            if frame.msg_type == WSMsgType.CLOSE:
+                transport.send_close(frame.get_close_code())
+                transport.disconnect()
+            return
+        now = self.loop.time()
+        table = self.table
+        stats = table.stats
+        data = orjson.loads(frame.get_payload_as_bytes())
+        batch = data if isinstance(data, list) else (data,)
+        if table.measuring[0]:
+            stats.messages += len(batch)
+        for message in batch:
+            kind = message["type"]
+            if kind == "events":
+                for event in message["events"]:
+                    table.heard(event, now)
+            elif kind == "prompt":
+                actions = message["actions"]
+                by = {a["type"]: a for a in actions}
+                if "win" in by:
+                    choice, delay = by["win"], table.pace + table.claim_extra
+                elif "pass" in by:
+                    choice, delay = by["pass"], table.pace
+                elif "continue" in by:
+                    choice, delay = by["continue"], table.pace
+                else:
+                    discards = [a for a in actions if a["type"] == "discard"]
+                    choice, delay = (discards[-1] if discards else actions[0]), table.pace
+                if delay:
+                    self.loop.call_later(delay, self.answer, message["seq"], choice)
+                else:
+                    self.answer(message["seq"], choice)
+            elif kind == "table" and not self.sent_ready:
+                seats = message["table"]["seats"]
+                if all(s["kind"] != "empty" for s in seats):
+                    self.sent_ready = True
+                    self.send(b'{"type":"ready"}')
+                    self.ready.set()
+            elif kind == "hand_result":
+                self.send(b'{"type":"ready"}')
+            elif kind == "seat_mode" and message["mode"] != "player":
+                stats.auto.add(f"seat {message['seat']}: {message['reason']}")
+            elif kind in ("refused", "error"):
+                if len(stats.errors) < 5:
+                    stats.errors.append(json.dumps(message)[:200])
+
+
 async def client(base: str, ws_base: str, table: LoadTable, table_id: int, seat: int,
                  cookie: str, ready: asyncio.Event) -> None:
-    from websockets.asyncio.client import connect
-    from websockets.exceptions import ConnectionClosed
-
-    loop = asyncio.get_running_loop()
-    stats = table.stats
-    async with connect(f"{ws_base}/ws/tables/{table_id}", additional_headers={"Cookie": cookie},
-                       max_size=2**22, ping_interval=None, compression=None) as ws:
-        await ws.send('{"type":"hello","protocol":1,"batch":true}')
-        await ws.send(orjson.dumps({"type": "sit", "seat": seat}).decode())
-        sent_ready = False
-
-        async def answer(seq: int, action: dict[str, Any], delay: float) -> None:
-            if delay:
-                await asyncio.sleep(delay)
-            if action["type"] == "discard":
-                table.sent_discard(seat, loop.time())
-            if table.measuring[0]:
-                stats.actions += 1
-            try:
-                await ws.send(orjson.dumps({"type": "act", "seq": seq, "action": action}).decode())
-            except ConnectionClosed:
-                return  # the client's own loop reports why
-
-        async for raw in ws:
-            now = loop.time()
-            data = orjson.loads(raw)
-            batch = data if isinstance(data, list) else (data,)
-            if table.measuring[0]:
-                stats.messages += len(batch)
-            for message in batch:
-                kind = message["type"]
-                if kind == "events":
-                    for event in message["events"]:
-                        table.heard(event, now)
-                elif kind == "prompt":
-                    actions = message["actions"]
-                    by = {a["type"]: a for a in actions}
-                    if "win" in by:
-                        choice, delay = by["win"], table.pace + table.claim_extra
-                    elif "pass" in by:
-                        choice, delay = by["pass"], table.pace
-                    elif "continue" in by:
-                        choice, delay = by["continue"], table.pace
-                    else:
-                        discards = [a for a in actions if a["type"] == "discard"]
-                        choice, delay = (discards[-1] if discards else actions[0]), table.pace
-                    loop.create_task(answer(message["seq"], choice, delay))
-                elif kind == "table" and not sent_ready:
-                    seats = message["table"]["seats"]
-                    if all(s["kind"] != "empty" for s in seats):
-                        sent_ready = True
-                        await ws.send('{"type":"ready"}')
-                        ready.set()
-                elif kind == "hand_result":
-                    await ws.send('{"type":"ready"}')
-                elif kind == "seat_mode" and message["mode"] != "player":
-                    stats.auto.append(f"seat {message['seat']}: {message['reason']}")
-                elif kind in ("refused", "error"):
-                    if len(stats.errors) < 5:
-                        stats.errors.append(json.dumps(message)[:200])
+    """Connect one seat and keep it until the hall closes the connection."""
+    transport, _ = await ws_connect(
+        lambda: SeatClient(table, seat, ready), f"{ws_base}/ws/tables/{table_id}",
+        extra_headers={"Cookie": cookie}, websocket_handshake_timeout=60,
+        max_frame_size=2**22)
+    await transport.wait_disconnected()
 
 
 async def guest(http: Any) -> tuple[str, str]:
@@ -259,7 +319,7 @@ async def play_tables(base: str, tables: int, args: dict[str, Any], conn: Any) -
         "actions": sum(s.actions for s in stats),
         "messages": sum(s.messages for s in stats),
         "errors": [e for s in stats for e in s.errors],
-        "auto": [a for s in stats for a in s.auto],
+        "auto": [a for s in stats for a in sorted(s.auto)],
         "cpu": time.process_time() - start_cpu,
     }))
     for task in tasks:
@@ -326,12 +386,14 @@ def run_level(tables: int, args: argparse.Namespace) -> dict[str, Any]:
             time.sleep(args.warmup)
             rss = rss_mb(hall.pid)
             cpu0, t0 = cpu_seconds(hall.pid), time.time()
+            main0 = main_cpu_seconds(hall.pid)
             for p in pipes:
                 p.send("measure")
             time.sleep(args.measure)
             for p in pipes:
                 p.send("stop")
             cpu1, t1 = cpu_seconds(hall.pid), time.time()
+            main1 = main_cpu_seconds(hall.pid)
             rss = max(rss, rss_mb(hall.pid))
             parts = [p.recv()[1] for p in pipes]
             for proc in procs:
@@ -355,17 +417,22 @@ def run_level(tables: int, args: argparse.Namespace) -> dict[str, Any]:
         "tables": tables,
         "seconds": round(seconds, 1),
         "server_cpu": round((cpu1 - cpu0) / seconds, 3),
+        "server_main_cpu": round((main1 - main0) / seconds, 3),
         "client_cpu": [round(p["cpu"] / seconds, 3) for p in parts],
         "latency_p50_ms": round(percentile(latencies, 0.5) * 1000, 1),
         "latency_p99_ms": round(percentile(latencies, 0.99) * 1000, 1),
         "pace": round(ideal / actual, 3) if actual else None,
         "actions_per_s": round(sum(p["actions"] for p in parts) / seconds, 1),
+        "server_cpu_us_per_action": round(
+            (cpu1 - cpu0) * 1e6 / max(1, sum(p["actions"] for p in parts))),
+        "client_cpu_us_per_action": round(
+            sum(p["cpu"] for p in parts) * 1e6 / max(1, sum(p["actions"] for p in parts))),
         "messages_per_s": round(sum(p["messages"] for p in parts) / seconds, 1),
         "rss_mb": round(rss, 1),
         "mb_per_table": round((rss - idle_rss) / tables, 3),
         "samples": len(latencies),
         "errors": _error_counts([e for p in parts for e in p["errors"]]),
-        "seats_left_to_tuoguan": sum(len(p["auto"]) for p in parts) // 4,
+        "seats_left_to_tuoguan": sum(len(p["auto"]) for p in parts),
         "tuoguan_reasons": sorted({a.split(": ", 1)[1] for p in parts for a in p["auto"]}),
     }
 

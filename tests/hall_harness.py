@@ -17,7 +17,7 @@ import httpx
 import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
-from baida.server.app import create_app
+from baida.server.app import create_app, server_config
 from baida.server.clock import ManualClock
 from baida.server.hall import StandingTables
 from baida.server.runtime import Runtime
@@ -98,8 +98,8 @@ async def running_hall(
         client_rate=client_rate, client_burst=client_rate,
     )
     app = create_app(settings, clock)
-    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_config=None, lifespan="on",
-                            ws_max_size=64 * 1024, ws_ping_interval=None)
+    config = server_config(app, "127.0.0.1", 0, log_config=None, lifespan="on",
+                           ws_ping_interval=None)
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
     while not server.started:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 
@@ -53,9 +54,36 @@ def pick(rng: random.Random, legal: list[Action], rnd: Round | None = None) -> A
     return legal[rng.randrange(len(legal))]
 
 
+def _containers(value: object) -> list[object]:
+    out: list[object] = []
+    if isinstance(value, dict):
+        out.append(value)
+        for v in value.values():
+            out += _containers(v)
+    elif isinstance(value, list):
+        out.append(value)
+        for v in value:
+            out += _containers(v)
+    return out
+
+
+def _no_shared_containers(view: dict, reference: dict, built: object) -> bool:
+    """The JSON form holds fresh lists and dicts, none of the view object's own."""
+    mine = {id(c) for c in _containers(view)}
+    theirs = set()
+    for name in ("options", "last_discard", "robbable", "result", "seat_winds", "wilds"):
+        theirs |= {id(c) for c in _containers(getattr(built, name))}
+    for player in built.players:  # type: ignore[attr-defined]
+        theirs |= {id(c) for c in _containers(player.melds) + _containers(player.discards)}
+    return not (mine & theirs) and len(_containers(view)) == len(_containers(reference))
+
+
 def check_views(rnd: Round) -> None:
     for seat in (None, 0, 1, 2, 3):
-        view = rnd.view(seat).to_json()
+        built = rnd.view(seat)
+        view = built.to_json()
+        assert view == dataclasses.asdict(built)  # the fast JSON form is asdict's
+        assert _no_shared_containers(view, dataclasses.asdict(built), built)
         text = json.dumps(view)
         assert "wall" not in {k for k in view if k != "wall_remaining"}
         if not rnd.ended:

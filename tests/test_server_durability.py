@@ -39,6 +39,9 @@ class FailingStore:
     async def write(self, fn: Any, *args: Any) -> Any:
         return await self.inner.write(fn, *args)
 
+    async def call(self, op: str, *args: Any, **kwargs: Any) -> Any:
+        return await self.inner.call(op, *args, **kwargs)
+
     async def read(self, fn: Any, *args: Any) -> Any:
         return await self.inner.read(fn, *args)
 

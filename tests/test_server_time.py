@@ -104,6 +104,10 @@ async def test_a_dropped_connection_goes_to_tuoguan_and_comes_back(tmp_path: Pat
         welcome = again.of_type("welcome")[0]
         assert welcome["seat"] == 0
         assert actor.driver.modes[0].value == "player"
+        for _ in range(6):  # the snapshot comes at a safe moment: after a pause that runs
+            if again.of_type("snapshot"):
+                break
+            await hall.advance(0.5, [again])
         snap = again.last("snapshot")
         assert snap["view"]["seat"] == 0 and snap["view"]["players"][0]["concealed"]
         prompt = await my_turn(hall, again)

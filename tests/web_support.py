@@ -22,7 +22,7 @@ import uvicorn
 
 from baida.engine.wall import wall_from_deal
 from baida.server import botpool
-from baida.server.app import create_app
+from baida.server.app import create_app, server_config
 from baida.server.hall import Hall, StandingTables
 from baida.server.settings import HallSettings
 from baida.table import TableDriver
@@ -90,8 +90,8 @@ class LiveHall:
             argon2_fast=True, standing=STANDING, client_rate=1000.0, client_burst=1000.0,
         )
         self.app = create_app(settings)
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=0, log_config=None,
-                                lifespan="on", ws_max_size=64 * 1024, ws_ping_interval=None)
+        config = server_config(self.app, "127.0.0.1", 0, log_config=None, lifespan="on",
+                               ws_ping_interval=None)
         self.server = uvicorn.Server(config)
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self._run, name="hall", daemon=True)

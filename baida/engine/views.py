@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 from ..hand import Meld
@@ -37,6 +37,30 @@ class PlayerView:
     flowers: list[str]
     gave_up: bool
 
+    def to_json(self) -> dict[str, Any]:
+        """As ``dataclasses.asdict`` makes it (fresh containers), several times faster."""
+        return {
+            "seat": self.seat,
+            "wind": self.wind,
+            "concealed": None if self.concealed is None else list(self.concealed),
+            "concealed_count": self.concealed_count,
+            "drawn": self.drawn,
+            "melds": [_copied(m) for m in self.melds],
+            "discards": list(self.discards),
+            "claimed": list(self.claimed),
+            "flowers": list(self.flowers),
+            "gave_up": self.gave_up,
+        }
+
+
+def _copied(value: Any) -> Any:
+    """A deep copy of plain JSON data (dicts, lists, scalars)."""
+    if isinstance(value, dict):
+        return {k: _copied(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(_copied(v) for v in value)
+    return value
+
 
 @dataclass(slots=True)
 class View:
@@ -68,7 +92,11 @@ class View:
     result: dict[str, Any] | None
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """The view as JSON data: what ``dataclasses.asdict`` makes, built directly (a
+        snapshot is built for every seat at every deal)."""
+        out = {name: _copied(getattr(self, name)) for name in _VIEW_FIELDS}
+        out["players"] = [p.to_json() for p in self.players]
+        return out
 
     @classmethod
     def from_json(cls, obj: Any) -> View:
@@ -92,6 +120,9 @@ class View:
     def me(self) -> PlayerView | None:
         """The viewer's own seat (None for a spectator)."""
         return None if self.seat is None else self.players[self.seat]
+
+
+_VIEW_FIELDS = tuple(f.name for f in fields(View) if f.name != "players")
 
 
 def build_view(rnd: Round, seat: int | None) -> View:

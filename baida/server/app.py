@@ -1,5 +1,6 @@
-"""The hall's ASGI application: the lobby API, the table WebSocket, the admin page, metrics
-and the browser client, over one ``Runtime``."""
+"""The hall's ASGI application: the lobby API, the admin page, metrics and the browser
+client, over one ``Runtime``; and ``server_config``, the uvicorn settings that serve it with
+the hall's own WebSocket protocol for the table sockets (``ws_protocol``)."""
 
 from __future__ import annotations
 
@@ -19,15 +20,14 @@ from . import admin, api
 from .clock import Clock
 from .runtime import Runtime
 from .settings import HallSettings
-from .ws import PREFIX, table_socket
 
 log = logging.getLogger("baida.server")
 WEB = Path(__file__).resolve().parent.parent / "web"
 
 
 class HallApp:
-    """The hall's ASGI application: table WebSockets go straight to ``ws.table_socket``
-    (the hot path, no framework layer per frame); everything else to Starlette."""
+    """The hall's ASGI application. Table WebSockets never reach it: uvicorn gives them to
+    ``ws_protocol.TableSocketProtocol``, which finds the runtime in the lifespan state."""
 
     def __init__(self, app: Starlette, runtime: Runtime) -> None:
         self.app = app
@@ -35,23 +35,35 @@ class HallApp:
         self.state = app.state
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] == "websocket" and scope["path"].startswith(PREFIX):
-            await table_socket(scope, receive, send, self.runtime)
+        if scope["type"] == "websocket":  # served by another ASGI server: not supported
+            await send({"type": "websocket.close", "code": 1011})
             return
         await self.app(scope, receive, send)
+
+
+def server_config(app: HallApp, host: str, port: int, **options: Any) -> Any:
+    """uvicorn's configuration for the hall: its WebSocket protocol, a 64 KiB frame limit."""
+    import uvicorn
+
+    from .ws_protocol import TableSocketProtocol
+
+    options.setdefault("ws_max_size", 64 * 1024)
+    return uvicorn.Config(app, host=host, port=port, ws=TableSocketProtocol, **options)
 
 
 def create_app(settings: HallSettings, clock: Clock | None = None) -> HallApp:
     runtime = Runtime(settings, clock)
 
     @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
+        from .ws_protocol import RUNTIME_KEY
+
         await runtime.start()
         where = settings.database or settings.data_dir
         log.info("hall open with %d tables; data in %s", len(runtime.hall.tables), where)
         print(f"baida hall: http://{settings.host}:{settings.port}/", flush=True)
         try:
-            yield
+            yield {RUNTIME_KEY: runtime}
         finally:
             await runtime.stop()
 

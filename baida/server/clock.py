@@ -25,13 +25,22 @@ class Clock(Protocol):
 
 
 class LoopClock:
-    """The running asyncio loop's clock (monotonic seconds)."""
+    """The running asyncio loop's clock (monotonic seconds). It keeps the loop it first ran
+    in (a hall has one): looking the running loop up costs a system call in Python 3.11, and
+    the hall asks for the time many times per action."""
+
+    def __init__(self) -> None:
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def _running(self) -> asyncio.AbstractEventLoop:
+        loop = self._loop = asyncio.get_running_loop()
+        return loop
 
     def now(self) -> float:
-        return asyncio.get_running_loop().time()
+        return (self._loop or self._running()).time()
 
     def call_at(self, when: float, callback: Callable[[], None]) -> TimerHandle:
-        return asyncio.get_running_loop().call_at(when, callback)
+        return (self._loop or self._running()).call_at(when, callback)
 
 
 class _ManualTimer:

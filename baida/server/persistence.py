@@ -33,6 +33,11 @@ class HallStore(Protocol):
         kind (actions waiting to be stored may go first: they never depend on it)."""
         ...
 
+    async def call(self, op: str, *args: Any, **kwargs: Any) -> Any:
+        """``store.<op>(*args, **kwargs)``, one of the table writes that may run in the
+        database process (``db_process.CALLS``: a hand's deal and end)."""
+        ...
+
     async def read(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(store, *args)`` in a reader thread."""
         ...
@@ -51,8 +56,9 @@ def _settle(futures: list[asyncio.Future[None]], error: Exception | None) -> Non
 class StoreWriter:
     """The hall's one writer thread over a synchronous store, with group commit."""
 
-    def __init__(self, store: Any, readers: int = 4) -> None:
+    def __init__(self, store: Any, readers: int = 4, process: Any = None) -> None:
         self.store = store
+        self.process = process  # a ``DatabaseProcess``: actions and CALLS go to it instead
         self._jobs: queue.Queue[Any] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name="baida-db-writer", daemon=True)
         self._readers = ThreadPoolExecutor(max_workers=readers, thread_name_prefix="baida-db-r")
@@ -62,7 +68,12 @@ class StoreWriter:
 
     # -------------------------------------------------------------- the table's side
 
-    async def append_actions(self, hand_id: int, rows: list[tuple[int, dict[str, Any]]]) -> None:
+    async def append_actions(self, hand_id: int, rows: list[tuple[int, Any]]) -> None:
+        """Store a hand's new actions ((index, action JSON text or dict) rows); returns when
+        they are durable."""
+        if self.process is not None:
+            await self.process.append(hand_id, rows)
+            return
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
         self._jobs.put(("append", (hand_id, rows), (loop, future)))
@@ -72,6 +83,15 @@ class StoreWriter:
         future: Future[Any] = Future()
         self._jobs.put(("call", (fn, args), future))
         return await asyncio.wrap_future(future)
+
+    async def call(self, op: str, *args: Any, **kwargs: Any) -> Any:
+        """``store.<op>(*args, **kwargs)`` for one of ``db_process.CALLS`` (a hand's deal and
+        end): in the database process when there is one, else in the writer thread."""
+        if self.process is not None:
+            return await self.process.call(op, *args, **kwargs)
+        from .db_process import resolve
+
+        return await self.write(lambda store: resolve(store, op)(*args, **kwargs))
 
     async def read(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()

@@ -84,7 +84,13 @@ class Runtime:
             log.info("%d bot workers started and warmed in %.2f s", s.bot_workers, seconds,
                      extra=fields("bot_workers", workers=s.bot_workers,
                                   seconds=round(seconds, 3), pids=sorted(self.bots.pids)))
-        self.db = StoreWriter(self.store)
+        process = None
+        if s.db_process:
+            from .db_process import DatabaseProcess
+
+            process = DatabaseProcess(s.database_url, sqlite_synchronous=s.sqlite_synchronous)
+            await process.start()
+        self.db = StoreWriter(self.store, process=process)
         self.hall = Hall(store=self.store, db=self.db, clock=self.clock, bots=self.bots,
                          metrics=self.metrics, directory=self.directory, standing=s.standing)
         await self.hall.open()
@@ -104,6 +110,8 @@ class Runtime:
         if self.bots is not None:
             self.bots.close()
         if self.db is not None:
+            if self.db.process is not None:
+                await self.db.process.close()
             self.db.close()
         if self.store is not None:
             self.store.close()

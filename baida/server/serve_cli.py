@@ -27,9 +27,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="skip filling the evaluator tables at start")
     parser.add_argument("--secure-cookies", action="store_true",
                         help="mark cookies Secure (when served over HTTPS)")
-    parser.add_argument("--ws", default="auto",
-                        choices=("auto", "websockets", "websockets-sansio", "wsproto"),
-                        help="uvicorn's WebSocket implementation")
     parser.add_argument("--log-format", choices=("auto", "text", "json"), default="auto",
                         help="log lines as JSON objects or text (default auto: JSON unless "
                         "stderr is a terminal)")
@@ -57,7 +54,7 @@ def settings_from(args: argparse.Namespace) -> Any:
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from .app import create_app
+    from .app import create_app, server_config
     from .logs import setup_logging
 
     if not 0 < args.port < 65536:
@@ -69,11 +66,8 @@ def run(args: argparse.Namespace) -> int:
     setup_logging(args.log_format, args.log_level)
     settings = settings_from(args)
     app = create_app(settings)
-    config = uvicorn.Config(
-        app, host=settings.host, port=settings.port, log_config=None, lifespan="on",
-        ws=args.ws, ws_max_size=64 * 1024, ws_ping_interval=20.0, ws_ping_timeout=20.0,
-        server_header=False,
-    )
+    config = server_config(app, settings.host, settings.port, log_config=None, lifespan="on",
+                           ws_ping_interval=20.0, ws_ping_timeout=20.0, server_header=False)
     server = uvicorn.Server(config)
     server.run()
     return 0

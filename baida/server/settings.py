@@ -27,6 +27,7 @@ class HallSettings:
     sqlite_synchronous: str = "NORMAL"
     client_rate: float = 8.0  # messages a second a connection may send on average
     client_burst: float = 24.0  # ... and at once
+    db_process: bool = True  # the tables' actions, deals and hand ends in a process of their own
 
     @property
     def database_url(self) -> str:

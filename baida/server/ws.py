@@ -1,10 +1,10 @@
-"""The table WebSocket: ``/ws/tables/{id}``. Authenticates the connection from its session
-cookie, checks the browser's origin, waits for ``hello``, then hands every well-formed
-message to the table's actor; malformed, oversized and flooding messages are refused here
-and never reach the table.
+"""The table WebSocket's session: ``/ws/tables/{id}``. Authenticates the connection from its
+session cookie, checks the browser's origin, waits for ``hello``, then hands every
+well-formed message to the table's actor; malformed, oversized and flooding messages are
+refused here and never reach the table.
 
-It is a plain ASGI handler (the hall's hottest path: no framework layer on each frame);
-``app.HallApp`` sends it the WebSocket requests for ``/ws/tables/``.
+The socket itself is ``ws_protocol.TableSocketProtocol``, which calls ``received`` for every
+message and ``closed`` when the connection is gone; the session writes through it.
 """
 
 from __future__ import annotations
@@ -13,28 +13,25 @@ import asyncio
 import logging
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.requests import cookie_parser
 
 from . import protocol as P
 from .auth import COOKIE
-from .connection import Connection
+from .connection import Connection, SocketWriter, User
 from .logs import fields
-from .runtime import Runtime
 from .table_actor import CLOSED
+
+if TYPE_CHECKING:
+    from .runtime import Runtime
+    from .table_actor import TableActor
 
 log = logging.getLogger(__name__)
 
 PREFIX = "/ws/tables/"
 HELLO_SECONDS = 15.0
-
-Receive = Any
-Send = Any
-
-
-class Disconnected(Exception):
-    """The client went away."""
+EARLY_MESSAGES = 8  # messages a client may send before the hall has admitted it
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,82 +43,134 @@ class _Turned:
     close_code: int
 
 
-async def table_socket(scope: dict[str, Any], receive: Receive, send: Send,
-                       runtime: Runtime) -> None:
-    first = await receive()
-    if first["type"] != "websocket.connect":
-        return
-    checked = await _check(scope, runtime)
-    await send({"type": "websocket.accept"})
-    if isinstance(checked, _Turned):  # say why, so that a browser page can tell the player
-        await send({"type": "websocket.send",
-                    "text": P.encode({"type": "error", "code": checked.code,
-                                      "message": checked.message})})
-        await send({"type": "websocket.close", "code": checked.close_code,
-                    "reason": checked.code})
-        return
-    user, actor = checked
-    settings = runtime.settings
+class TableSession:
+    """One admitted (or being admitted) client at one table."""
 
-    async def send_text(text: str) -> None:
-        await send({"type": "websocket.send", "text": text})
+    def __init__(self, runtime: Runtime, writer: SocketWriter, path: str,
+                 headers: dict[str, str]) -> None:
+        self.runtime = runtime
+        self.writer = writer
+        self.conn: Connection | None = None
+        self.actor: TableActor | None = None
+        self._early: list[str | None] = []  # what came before the checks finished
+        self._gone = False
+        self._hello_timer: asyncio.TimerHandle | None = None
+        self._admitting = asyncio.get_running_loop().create_task(self._admit(path, headers))
 
-    async def close(code: int, reason: str) -> None:
+    async def _admit(self, path: str, headers: dict[str, str]) -> None:
         try:
-            await send({"type": "websocket.close", "code": code, "reason": reason})
-        except Exception:  # already closed by the peer
-            pass
+            checked = await _check(path, headers, self.runtime)
+        except Exception:
+            log.exception("checking a table connection failed")
+            checked = _Turned("internal", "the hall could not take this connection", 1011)
+        if self._gone:
+            return
+        if isinstance(checked, _Turned):  # say why, so that a browser page can tell the player
+            self.writer.write_text(P.encode({"type": "error", "code": checked.code,
+                                             "message": checked.message}))
+            self.writer.close(checked.close_code, checked.code)
+            return
+        user, actor = checked
+        settings = self.runtime.settings
+        self.actor = actor
+        self.conn = Connection(user, self.writer, time.monotonic, rate=settings.client_rate,
+                               burst=settings.client_burst)
+        self._hello_timer = asyncio.get_running_loop().call_later(HELLO_SECONDS, self._no_hello)
+        early, self._early = self._early, []
+        for text in early:
+            self.received(text)
 
-    conn = Connection(user, send_text, close, time.monotonic,
-                      rate=settings.client_rate, burst=settings.client_burst)
-    conn.start()
-    if not await _hello(receive, conn):
-        await conn.finish()
-        return
-    metrics = runtime.metrics
-    metrics.connections.inc()
-    runtime.directory.online(user.id, +1)
-    actor.connect(conn)
-    try:
-        while not conn.closed:
-            frame = await receive()
-            if frame["type"] != "websocket.receive":
-                break
-            metrics.pending_in += 1
-            text = frame.get("text")
-            if text is None:
-                _refuse(conn, "malformed", "send text frames of JSON", actor.id)
-                continue
-            if not conn.allow():
-                _refuse(conn, "rate_limited", "too many messages; slow down", actor.id)
-                metrics.refused("rate_limited")
-                continue
-            try:
-                message = P.parse_client(text)
-            except P.ProtocolError as exc:
-                metrics.refused(exc.code)
-                _refuse(conn, exc.code, exc.message, actor.id)
-                continue
-            actor.receive(conn, message)
-    finally:
-        metrics.connections.dec()
-        runtime.directory.online(user.id, -1)
-        if actor.status != CLOSED:  # a closed table's task has ended: nobody to tell
-            actor.disconnect(conn)
-        await conn.finish()
-        conn.closed = True
+    def received(self, text: str | None) -> None:
+        """One message from the client (``None``: a binary frame)."""
+        conn = self.conn
+        if conn is None:
+            if len(self._early) >= EARLY_MESSAGES:
+                self.writer.close(4400, "misbehaving")
+                return
+            self._early.append(text)
+            return
+        if conn.closed:
+            return
+        if not conn.greeted:
+            self._hello(conn, text)
+            return
+        actor = self.actor
+        assert actor is not None
+        metrics = self.runtime.metrics
+        metrics.pending_in += 1
+        if text is None:
+            _refuse(conn, "malformed", "send text frames of JSON", actor.id)
+            return
+        if not conn.allow():
+            _refuse(conn, "rate_limited", "too many messages; slow down", actor.id)
+            metrics.refused("rate_limited")
+            return
+        try:
+            message = P.parse_client(text)
+        except P.ProtocolError as exc:
+            metrics.refused(exc.code)
+            _refuse(conn, exc.code, exc.message, actor.id)
+            return
+        actor.receive(conn, message)
+
+    def _hello(self, conn: Connection, text: str | None) -> None:
+        """The first message must be ``hello`` with this protocol's version."""
+        if self._hello_timer is not None:
+            self._hello_timer.cancel()
+            self._hello_timer = None
+        try:
+            message = P.parse_client(text if text is not None else b"")
+        except P.ProtocolError as exc:
+            _fatal(conn, "protocol", f"the first message is hello: {exc.message}")
+            return
+        if not isinstance(message, P.Hello):
+            _fatal(conn, "protocol", "the first message is hello")
+            return
+        if message.protocol != P.PROTOCOL:
+            _fatal(conn, "version", f"this hall speaks protocol {P.PROTOCOL}")
+            return
+        conn.greeted = True
+        conn.batch = message.batch
+        runtime = self.runtime
+        runtime.metrics.connections.inc()
+        runtime.directory.online(conn.user.id, +1)
+        assert self.actor is not None
+        self.actor.connect(conn)
+
+    def _no_hello(self) -> None:
+        self._hello_timer = None
+        if self.conn is not None and not self.conn.greeted:
+            self.conn.close(4408, "no hello")
+
+    def closed(self) -> None:
+        """The connection is gone."""
+        self._gone = True
+        if self._hello_timer is not None:
+            self._hello_timer.cancel()
+            self._hello_timer = None
+        conn = self.conn
+        if conn is None:
+            return
+        greeted = conn.greeted and self.actor is not None
+        conn.lost()
+        if greeted:
+            runtime = self.runtime
+            runtime.metrics.connections.dec()
+            runtime.directory.online(conn.user.id, -1)
+            assert self.actor is not None
+            if self.actor.status != CLOSED:  # a closed table's task has ended: nobody to tell
+                self.actor.disconnect(conn)
 
 
-async def _check(scope: dict[str, Any], runtime: Runtime) -> Any:
+async def _check(path: str, headers: dict[str, str], runtime: Runtime) -> Any:
     """(user, table actor) for a connection the hall takes, else why not."""
-    headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope.get("headers", [])}
     if not runtime.origin_ok(headers.get("origin"), headers.get("host")):
         return _Turned("origin", "this connection did not come from the hall's own page", 4403)
     cookies = cookie_parser(headers.get("cookie", ""))
-    found = await runtime.user_of(cookies.get(COOKIE))
+    found: tuple[User, Any] | None = await runtime.user_of(cookies.get(COOKIE))
     if found is None:
         return _Turned("unauthorized", "sign in first (or play as a guest)", 4401)
-    tail = scope["path"][len(PREFIX):]
+    tail = path[len(PREFIX):]
     table_id = int(tail) if tail.isdigit() and len(tail) < 12 else -1
     assert runtime.hall is not None
     actor = runtime.hall.get(table_id)
@@ -130,32 +179,6 @@ async def _check(scope: dict[str, Any], runtime: Runtime) -> Any:
     if actor is None or not runtime.hall.may_open(actor, found[0]):
         return _Turned("no_table", "no such table", 4404)
     return found[0], actor
-
-
-async def _hello(receive: Receive, conn: Connection) -> bool:
-    """The first message must be ``hello`` with this protocol's version."""
-    try:
-        frame = await asyncio.wait_for(receive(), HELLO_SECONDS)
-    except TimeoutError:
-        conn.close(4408, "no hello")
-        return False
-    if frame["type"] != "websocket.receive":
-        conn.closed = True
-        return False
-    try:
-        message = P.parse_client(frame.get("text") or b"")
-    except P.ProtocolError as exc:
-        _fatal(conn, "protocol", f"the first message is hello: {exc.message}")
-        return False
-    if not isinstance(message, P.Hello):
-        _fatal(conn, "protocol", "the first message is hello")
-        return False
-    if message.protocol != P.PROTOCOL:
-        _fatal(conn, "version", f"this hall speaks protocol {P.PROTOCOL}")
-        return False
-    conn.greeted = True
-    conn.batch = message.batch
-    return True
 
 
 def _refuse(conn: Connection, code: str, message: str, table_id: int) -> None:

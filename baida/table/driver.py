@@ -111,9 +111,19 @@ class _Pending:
     times: list[float] = field(default_factory=list)
 
 
+_OFFERED: dict[tuple[str, int | None, tuple[int, ...] | None], dict[str, Any]] = {}
+
+
 def _offered(action: Action) -> dict[str, Any]:
-    out = action.to_json()
-    del out["seat"]
+    """An action as a prompt offers it (without the seat). The same few hundred actions are
+    offered again and again, so each JSON object is made once and shared: treat it as
+    read-only."""
+    key = (action.type, action.tile, action.tiles)
+    out = _OFFERED.get(key)
+    if out is None:
+        out = action.to_json()
+        del out["seat"]
+        _OFFERED[key] = out
     return out
 
 

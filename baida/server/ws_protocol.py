@@ -1,0 +1,218 @@
+"""The hall's WebSocket protocol for uvicorn: ``/ws/tables/{id}``, without the ASGI layer.
+
+uvicorn hands every WebSocket upgrade to the protocol class of its ``ws`` setting; this one
+(``baida serve`` and the tests use it) speaks WebSocket through the ``websockets`` library's
+sans-I/O ``ServerProtocol`` (handshake, frame parsing, pings, closing) and calls the table's
+session (``ws.TableSession``) straight from ``data_received``: no task, queue or coroutine per
+message, and the hall's own frames are written the moment a table flushes. The path must be
+a table's; anything else is answered 404.
+
+The session is found through the ASGI lifespan state (``create_app`` puts the runtime there).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import struct
+from typing import Any
+
+from websockets.frames import Frame, Opcode
+from websockets.http11 import Request
+from websockets.protocol import State
+from websockets.server import ServerProtocol
+
+from .ws import PREFIX, TableSession
+
+log = logging.getLogger(__name__)
+
+RUNTIME_KEY = "baida.runtime"  # where the lifespan state keeps the hall's Runtime
+CLOSE_TIMEOUT = 10.0  # seconds to wait for the client's answer to our close frame
+_SHORT = struct.Struct("!BB")
+_MEDIUM = struct.Struct("!BBH")
+_LONG = struct.Struct("!BBQ")
+
+
+def text_frame(payload: bytes) -> bytes:
+    """One final, unmasked text frame (RFC 6455 5.2), as a server sends it."""
+    n = len(payload)
+    if n < 126:
+        return _SHORT.pack(0x81, n) + payload
+    if n < 65536:
+        return _MEDIUM.pack(0x81, 126, n) + payload
+    return _LONG.pack(0x81, 127, n) + payload
+
+
+class TableSocketProtocol(asyncio.Protocol):
+    """One client's WebSocket connection (uvicorn creates it on an upgrade request)."""
+
+    def __init__(self, config: Any, server_state: Any, app_state: dict[str, Any],
+                 _loop: asyncio.AbstractEventLoop | None = None) -> None:
+        self.config = config
+        self.server_state = server_state
+        self.app_state = app_state
+        self.loop = _loop or asyncio.get_event_loop()
+        self.ws = ServerProtocol(max_size=config.ws_max_size,
+                                 logger=logging.getLogger("uvicorn.error"))
+        self.transport: asyncio.Transport | None = None
+        self.session: TableSession | None = None
+        self._fragments: list[bytes] = []
+        self._text = True  # the message being received is text
+        self._close_timer: asyncio.TimerHandle | None = None
+        self._ping_interval: float | None = config.ws_ping_interval or None
+        self._ping_timeout: float | None = config.ws_ping_timeout
+        self._ping_timer: asyncio.TimerHandle | None = None
+        self._ping_payload: bytes | None = None
+        self._heard = False  # data came in since the last keepalive check
+
+    # ------------------------------------------------------------ asyncio.Protocol
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+        self.server_state.connections.add(self)
+
+    def data_received(self, data: bytes) -> None:
+        self._heard = True
+        ws = self.ws
+        ws.receive_data(data)
+        for event in ws.events_received():
+            if isinstance(event, Frame):
+                self._frame(event)
+            elif isinstance(event, Request):
+                self._request(event)
+        self._write_pending()
+        if ws.close_expected() or ws.state is State.CLOSED:
+            self._close_transport()
+
+    def eof_received(self) -> None:
+        self.ws.receive_eof()
+        self._write_pending()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.server_state.connections.discard(self)
+        for timer in (self._close_timer, self._ping_timer):
+            if timer is not None:
+                timer.cancel()
+        self._close_timer = self._ping_timer = None
+        session, self.session = self.session, None
+        if session is not None:
+            session.closed()
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.close()
+
+    def shutdown(self) -> None:
+        """The server is stopping (uvicorn calls this on every open connection)."""
+        if self.ws.state is State.OPEN:
+            self.close(1012, "server restarting")
+        else:
+            self._close_transport()
+
+    # ------------------------------------------------------------ incoming
+
+    def _request(self, request: Request) -> None:
+        path = request.path.partition("?")[0]
+        runtime = self.app_state.get(RUNTIME_KEY)
+        if not path.startswith(PREFIX) or runtime is None:
+            response = self.ws.reject(404, "not found\n")
+        else:
+            response = self.ws.accept(request)
+        self.ws.send_response(response)
+        self._write_pending()
+        if response.status_code != 101:
+            self._close_transport()
+            return
+        headers = {k.lower(): v for k, v in request.headers.raw_items()}
+        self.session = TableSession(runtime, self, path, headers)
+        self._schedule_ping()
+
+    def _frame(self, frame: Frame) -> None:
+        opcode = frame.opcode
+        if opcode is Opcode.TEXT or opcode is Opcode.BINARY or opcode is Opcode.CONT:
+            if opcode is not Opcode.CONT:
+                self._fragments = [frame.data]
+                self._text = opcode is Opcode.TEXT
+            else:
+                self._fragments.append(frame.data)
+            if not frame.fin:
+                return
+            data = self._fragments[0] if len(self._fragments) == 1 else b"".join(
+                self._fragments)
+            self._fragments = []
+            session = self.session
+            if session is None:
+                return
+            if not self._text:
+                session.received(None)
+                return
+            try:
+                text = bytes(data).decode()
+            except UnicodeDecodeError:
+                self.ws.fail(1007, "invalid UTF-8")
+                return
+            session.received(text)
+        elif opcode is Opcode.PONG:
+            if self._ping_payload is not None and bytes(frame.data) == self._ping_payload:
+                self._ping_payload = None
+        # PING is answered and CLOSE replied to by the ServerProtocol itself
+
+    # ------------------------------------------------------------ SocketWriter
+
+    def write_text(self, text: str) -> None:
+        if self.ws.state is State.OPEN and self.transport is not None:
+            self.transport.write(text_frame(text.encode()))
+
+    def close(self, code: int, reason: str) -> None:
+        if self.ws.state is not State.OPEN:
+            return
+        self.ws.send_close(code, reason)
+        self._write_pending()
+        if self._close_timer is None:
+            self._close_timer = self.loop.call_later(CLOSE_TIMEOUT, self._close_transport)
+
+    def unread(self) -> int:
+        transport = self.transport
+        return 0 if transport is None else transport.get_write_buffer_size()
+
+    # ------------------------------------------------------------ keepalive
+
+    def _schedule_ping(self) -> None:
+        if self._ping_interval is not None:
+            self._ping_timer = self.loop.call_later(self._ping_interval, self._keepalive)
+
+    def _keepalive(self) -> None:
+        """Ping a connection that has been silent for a whole interval; close it if its
+        last ping went unanswered for the ping timeout."""
+        self._ping_timer = None
+        if self.ws.state is not State.OPEN:
+            return
+        if self._ping_payload is not None and not self._heard:
+            self.ws.fail(1011, "keepalive ping timeout")
+            self._write_pending()
+            self._close_transport()
+            return
+        if not self._heard:
+            self._ping_payload = os.urandom(4)
+            self.ws.send_ping(self._ping_payload)
+            self._write_pending()
+        self._heard = False
+        wait = self._ping_interval or 0.0
+        if self._ping_payload is not None and self._ping_timeout:
+            wait = min(wait, self._ping_timeout)
+        self._ping_timer = self.loop.call_later(wait, self._keepalive)
+
+    # ------------------------------------------------------------ plumbing
+
+    def _write_pending(self) -> None:
+        output = self.ws.data_to_send()
+        if output and self.transport is not None and not self.transport.is_closing():
+            data = b"".join(output)
+            if data:
+                self.transport.write(data)
+
+    def _close_transport(self) -> None:
+        if self._close_timer is not None:
+            self._close_timer.cancel()
+            self._close_timer = None
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.close()

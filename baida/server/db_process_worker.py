@@ -8,14 +8,18 @@ one call, and so on.
 from __future__ import annotations
 
 import argparse
+import logging
 import pickle
 import signal
 import socket
 import sys
+import threading
 from collections import deque
 from typing import Any
 
 from .db_process import HEADER, frame, resolve
+
+log = logging.getLogger(__name__)
 
 
 class _Frames:
@@ -69,10 +73,45 @@ def _pickled_error(exc: BaseException) -> Any:
         return f"{type(exc).__name__}: {exc}"[:500]
 
 
+class Checkpointer(threading.Thread):
+    """Copies SQLite's write-ahead log back into the database every ``every`` seconds, in a
+    thread of its own (a passive checkpoint never blocks the writer), so that no commit of
+    the tables' actions waits for one. The worker's own connections never checkpoint."""
+
+    def __init__(self, path: str, every: float = 1.0) -> None:
+        super().__init__(name="baida-checkpoint", daemon=True)
+        self.path = path
+        self.every = every
+        self.stopping = threading.Event()
+        self.checkpoints = 0
+
+    def run(self) -> None:
+        import sqlite3
+
+        connection = sqlite3.connect(self.path, timeout=1.0, isolation_level=None)
+        try:
+            while not self.stopping.wait(self.every):
+                try:
+                    connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                    self.checkpoints += 1
+                except sqlite3.Error as exc:  # busy or locked: the next round tries again
+                    log.warning("checkpoint failed: %s", exc)
+            connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        finally:
+            connection.close()
+
+
 def serve(sock: socket.socket, database: str, sqlite_synchronous: str) -> None:
     from .store import Store
+    from .store.database import database_url
 
-    store = Store(database, sqlite_synchronous=sqlite_synchronous)
+    url = database_url(database)
+    sqlite = url.startswith("sqlite")
+    store = Store(database, sqlite_synchronous=sqlite_synchronous,
+                  sqlite_autocheckpoint=0 if sqlite else None)
+    checkpointer = Checkpointer(url.removeprefix("sqlite:///")) if sqlite else None
+    if checkpointer is not None:
+        checkpointer.start()
     frames = _Frames(sock)
     calls: deque[tuple[int, str, tuple[Any, ...], dict[str, Any]]] = deque()
     stopping = False
@@ -107,6 +146,9 @@ def serve(sock: socket.socket, database: str, sqlite_synchronous: str) -> None:
             elif stopping or frames.eof:
                 return
     finally:
+        if checkpointer is not None:
+            checkpointer.stopping.set()
+            checkpointer.join(timeout=10)
         store.close()
 
 

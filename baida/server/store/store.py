@@ -31,11 +31,11 @@ class Store:
     def __init__(self, database: str | Path, *, password_hasher: PasswordHasher | None = None,
                  starting_balance: int = DEFAULT_STARTING_BALANCE,
                  clock: Callable[[], datetime] = utc_now, sqlite_synchronous: str = "FULL",
-                 **engine_options: Any) -> None:
+                 sqlite_autocheckpoint: int | None = None, **engine_options: Any) -> None:
         """``database``: a SQLite file path or a ``postgresql+psycopg://`` URL (or any
         SQLAlchemy URL of those two). Call ``migrate()`` before anything else."""
         self.engine = make_engine(database, sqlite_synchronous=sqlite_synchronous,
-                                  **engine_options)
+                                  sqlite_autocheckpoint=sqlite_autocheckpoint, **engine_options)
 
         def now() -> datetime:
             time = clock()

@@ -353,6 +353,31 @@ def worker(base: str, tables: int, args: dict[str, Any], conn: Any) -> None:
 # ---------------------------------------------------------------- one run
 
 
+def latency_buckets(base: str) -> dict[float, float]:
+    """The hall's own action-latency histogram (``/metrics``): cumulative count per bucket."""
+    import urllib.request
+
+    text = urllib.request.urlopen(f"{base}/metrics", timeout=30).read().decode()
+    out: dict[float, float] = {}
+    for line in text.splitlines():
+        if line.startswith("baida_action_latency_seconds_bucket{"):
+            le = line.split('le="', 1)[1].split('"', 1)[0]
+            out[float("inf") if le == "+Inf" else float(le)] = float(line.rsplit(" ", 1)[1])
+    return out
+
+
+def bucket_percentile(before: dict[float, float], after: dict[float, float], q: float) -> float:
+    """The upper bound (ms) of the bucket holding the ``q`` quantile of what was observed
+    between two scrapes."""
+    bounds = sorted(after)
+    counts = [after[b] - before.get(b, 0.0) for b in bounds]
+    total = counts[-1] if counts else 0.0
+    for bound, count in zip(bounds, counts, strict=True):
+        if total and count >= q * total:
+            return bound * 1000
+    return float("nan")
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -385,6 +410,7 @@ def run_level(tables: int, args: argparse.Namespace) -> dict[str, Any]:
                 assert kind == "ready"
             time.sleep(args.warmup)
             rss = rss_mb(hall.pid)
+            hist0 = latency_buckets(base)
             cpu0, t0 = cpu_seconds(hall.pid), time.time()
             main0 = main_cpu_seconds(hall.pid)
             for p in pipes:
@@ -393,6 +419,7 @@ def run_level(tables: int, args: argparse.Namespace) -> dict[str, Any]:
             for p in pipes:
                 p.send("stop")
             cpu1, t1 = cpu_seconds(hall.pid), time.time()
+            hist1 = latency_buckets(base)
             main1 = main_cpu_seconds(hall.pid)
             rss = max(rss, rss_mb(hall.pid))
             parts = [p.recv()[1] for p in pipes]
@@ -422,6 +449,10 @@ def run_level(tables: int, args: argparse.Namespace) -> dict[str, Any]:
         "latency_p50_ms": round(percentile(latencies, 0.5) * 1000, 1),
         "latency_p99_ms": round(percentile(latencies, 0.99) * 1000, 1),
         "pace": round(ideal / actual, 3) if actual else None,
+        # inside the hall: an action's arrival to its messages queued (durable first), as
+        # the upper bounds of the histogram's buckets
+        "hall_latency_p50_ms_le": bucket_percentile(hist0, hist1, 0.5),
+        "hall_latency_p99_ms_le": bucket_percentile(hist0, hist1, 0.99),
         "actions_per_s": round(sum(p["actions"] for p in parts) / seconds, 1),
         "server_cpu_us_per_action": round(
             (cpu1 - cpu0) * 1e6 / max(1, sum(p["actions"] for p in parts))),

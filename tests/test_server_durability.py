@@ -234,3 +234,55 @@ async def test_after_a_restart_between_hands_the_deal_waits_then_goes_on(tmp_pat
         assert actor.driver.match.totals == first["totals"]
         assert watcher.last("snapshot")["view"]["seat"] is None
         await watcher.close()
+
+
+async def test_a_person_who_left_is_not_seated_again_by_a_restart(tmp_path: Path) -> None:
+    """They escaped mid-hand (a bot plays on; the hand and the penalty are theirs to pay);
+    the server restarts before the hand ends: the seat stays the bot's, paid once."""
+    data = tmp_path / "hall"
+    async with running_hall(data, starting_balance=500) as hall:
+        me = await Client(hall).guest()
+        other = await Client(hall).guest()
+        r = await me.post("/api/tables", {"ruleset": "jiaxing", "hands": 1, "timing": TIMING,
+                                          "stakes": "silver", "fee": 2, "escape_penalty": 5})
+        table_id = r.json()["table"]["id"]
+        for seat, c in enumerate((me, other)):
+            await c.open(table_id)
+            await c.send({"type": "sit", "seat": seat})
+            await hall.quiet([me, other])
+        await me.send({"type": "add_bots"})
+        for c in (me, other):
+            await c.send({"type": "ready"})
+        await hall.quiet([me, other])
+        await hall.advance(3.0, [me, other])
+        actor = hall.runtime.hall.get(table_id)
+        assert actor.status == "playing"
+        await other.send({"type": "stand", "escape": True})
+        await hall.quiet([me, other])
+        assert actor.driver.modes[1].value == "bot"
+        hand_id = actor.hand.id
+        cookies, who = dict(other.http.cookies), other.me
+        await me.close()
+        await other.close()
+    async with running_hall(data, starting_balance=500) as hall:
+        actor = hall.runtime.hall.get(table_id)
+        assert actor.status == "playing" and actor.hand.id == hand_id
+        assert actor.driver.modes[1].value == "bot" and actor.seats[1].escaped
+        again = Client(hall)
+        again.http.cookies.update(cookies)
+        again.me = who
+        await again.open(table_id)
+        await hall.quiet([again])
+        assert again.of_type("welcome")[0]["seat"] is None  # a spectator now
+        assert actor.driver.modes[1].value == "bot"
+        for _ in range(400):
+            if actor.status != "playing":
+                break
+            await hall.advance(5.0, [again])
+        assert actor.status == "waiting"  # the match (one hand) ended
+        store = hall.runtime.store
+        entries = store.ledger.history(who["id"], limit=100)
+        assert [e.kind for e in entries if e.kind == "fee"] == ["fee"]  # the hand, once
+        assert [e.amount for e in entries if e.kind == "penalty"] == [-5]  # once
+        assert store.ledger.check().ok
+        await again.close()

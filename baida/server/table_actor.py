@@ -257,6 +257,8 @@ class TableActor:
             self._snapshots[conn] = True  # joining mid-hand: a resync
             if self.status == BETWEEN and self.driver.round is None:
                 self._send_last_result(conn)  # no hand to show (resumed between hands)
+        if self._outage is not None and self._outage.told:
+            conn.send(STORAGE_DOWN)  # what everyone here was told
         self._changed()
 
     def _disconnected(self, conn: Connection) -> None:

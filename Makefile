@@ -3,8 +3,11 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.run-installed
 TEST_STAMP := $(VENV)/.test-installed
+BENCH_STAMP := $(VENV)/.bench-installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# the test files `make quicktest` runs (default: all of them)
+TESTS ?=
 # property tests draw this many times their base number of random examples (tests/hypothesis_budget.py)
 BAIDA_TEST_SCALE ?= 10
 export BAIDA_TEST_SCALE
@@ -23,7 +26,12 @@ $(RUN_STAMP): pyproject.toml | $(BIN)/python
 # the tests add their extras, at the exact versions of constraints.txt
 $(TEST_STAMP): pyproject.toml constraints.txt | $(BIN)/python
 	$(BIN)/python -m pip install -q -c constraints.txt -e '.[test,bench,arena]'
-	touch $(TEST_STAMP) $(RUN_STAMP)
+	touch $(TEST_STAMP) $(BENCH_STAMP) $(RUN_STAMP)
+
+# the benchmarks add the anchor libraries (the bench extra), pinned as for the tests
+$(BENCH_STAMP): pyproject.toml constraints.txt | $(BIN)/python
+	$(BIN)/python -m pip install -q -c constraints.txt -e '.[bench]'
+	touch $(BENCH_STAMP) $(RUN_STAMP)
 
 run: $(RUN_STAMP)
 	$(BIN)/baida serve --host $(HOST) --port $(PORT)
@@ -33,12 +41,12 @@ test: $(TEST_STAMP)
 	$(BIN)/python -m pytest -n 2
 
 quicktest: $(TEST_STAMP)
-	BAIDA_TEST_SCALE=1 $(BIN)/python -m pytest -n 2
+	BAIDA_TEST_SCALE=1 $(BIN)/python -m pytest -n 2 $(TESTS)
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check baida tests bench
 
-bench: $(TEST_STAMP)
+bench: $(BENCH_STAMP)
 	$(BIN)/python -m bench
 
 # rewrite constraints.txt from the test environment (after changing pyproject.toml)

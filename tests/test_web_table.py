@@ -7,23 +7,20 @@ when the next hand needs the player, and a whole hand at phone size."""
 
 from __future__ import annotations
 
+import json
 import re
-import time
 from typing import Any
 
 import pytest
 from web_support import (
     DESKTOP,
     FAST,
-    PHONE,
     Scenario,
     Web,
     answered,
     enter_as_guest,
-    hand_faces,
     install_scenario,
     mo_qie,
-    play_until_settlement,
     quick_play,
     scripted_wall,
     shot,
@@ -139,3 +136,140 @@ def test_a_claim_key_acts_only_on_a_deliberate_second_press(
     # next turn's discard here: the hand goes on)
     turn = wait_prompt(page)
     assert turn["kind"] == "turn"
+
+
+# ------------------------------------------------------------------ a reload during the settlement
+
+TIANHU = dict(
+    hands=["111234567888m9m", "12345678p12345s", "12345678p6789sE", "12345678p123sSW"],
+    indicator="9p", extra="9m",
+)
+
+
+class HandResults:
+    """The table's WebSocket through the test: it keeps the first ``hand_result``; after the
+    reload it either drops every ``hand_result`` (``fallback``: the page must find the stored
+    hand itself) or makes sure one follows the snapshot (``resent``: what the hall does for a
+    client that comes back between hands; sent by the test if this hall does not)."""
+
+    def __init__(self, page: Any, mode: str) -> None:
+        self.mode = mode
+        self.reloaded = False
+        self.first: str | None = None
+        self.hall_resent = False
+        page.route_web_socket(re.compile(r"/ws/tables/\d+$"), self._route)
+
+    def _route(self, ws: Any) -> None:
+        server = ws.connect_to_server()
+        ws.on_message(lambda m: server.send(m))
+        server.on_message(lambda m: self._from_server(ws, m))
+
+    def _from_server(self, ws: Any, raw: str | bytes) -> None:
+        msg = json.loads(raw)
+        if msg["type"] == "hand_result":
+            if not self.reloaded:
+                self.first = self.first or str(raw)
+            else:
+                self.hall_resent = True
+                if self.mode == "fallback":
+                    return
+        ws.send(raw)
+        ended = msg["type"] == "snapshot" and (msg.get("view") or {}).get("phase") == "ended"
+        if ended and self.reloaded and self.mode == "resent" and self.first is not None:
+            ws.send(self.first)
+
+
+# A seed whose Wenling deal gives the dealer (the own seat) a 天和: a real, verifiable hand
+# that ends at the first prompt.
+WENLING_TIANHU_SEED = (2305).to_bytes(32, "big")
+
+
+@pytest.mark.parametrize("mode", ["resent", "fallback"])
+def test_a_reload_during_the_settlement_brings_the_stored_settlement_back(
+    web: Web, monkeypatch: pytest.MonkeyPatch, mode: str
+) -> None:
+    rnd = Round.from_seed("wenling", WENLING_TIANHU_SEED)
+    assert any(a.type == "win" for a in rnd.legal_actions(0))
+    install_scenario(web.hall, monkeypatch, Scenario(
+        config={"hands": 2}, seed=WENLING_TIANHU_SEED, policy=mo_qie))
+    page = web.page()
+    results = HandResults(page, mode)
+    enter_as_guest(page, web.hall.base)
+    quick_play(page, "wenling")
+    assert "win" in wait_prompt(page)["types"]
+    page.keyboard.press("w")
+    settlement = page.locator(".modal.settlement")
+    settlement.locator(".st-links").wait_for()
+    replay = settlement.locator("[data-act='replay']").get_attribute("href")
+    formula = settlement.locator(".st-formula").inner_text()
+    assert results.first is not None
+    results.reloaded = True
+    page.reload()
+    settlement.wait_for()
+    settlement.locator(".st-links").wait_for(timeout=20000)  # stored: verify, replay, record
+    assert settlement.locator(".st-saving").count() == 0
+    assert settlement.locator(".st-formula").inner_text() == formula
+    assert settlement.locator("[data-act='replay']").get_attribute("href") == replay
+    assert "总分" in settlement.locator(".st-table thead").inner_text()  # the match totals
+    source = page.evaluate("window.baidaTable.state.settlement.source")
+    assert source == ("hand_result" if mode == "resent" else "api")
+    settlement.locator("[data-act='verify']").click()
+    page.wait_for_selector(".st-verify-result.ok")
+    shot(page, f"settlement-after-reload-{mode}-zh-{DESKTOP['width']}")
+    # it still stays until dismissed, and then the next hand can start
+    page.keyboard.press("Enter")
+    page.keyboard.press("Escape")
+    assert settlement.count() == 1
+    settlement.locator("[data-act='continue-hand']").click()
+    page.wait_for_function("(s => s.view && s.view.phase !== 'ended')(window.baidaTable.state)",
+                           timeout=30000)
+
+
+# ------------------------------------------------------------------ the settlement stays
+
+
+def test_the_settlement_stays_through_keys_and_folds_away_when_the_next_hand_needs_me(
+    web: Web, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    wall = scripted_wall("jiaxing", TIANHU["hands"], indicator=TIANHU["indicator"],
+                         extra=TIANHU["extra"])
+    install_scenario(web.hall, monkeypatch, Scenario(
+        config={"hands": 2, "timing": {**FAST, "between_hands": 2.5, "turn": 60.0}},
+        wall=wall, policy=mo_qie))
+    page = web.page()
+    enter_as_guest(page, web.hall.base)
+    quick_play(page, "jiaxing")
+    assert "win" in wait_prompt(page)["types"]
+    page.keyboard.press("w")
+    settlement = page.locator(".modal.settlement")
+    settlement.locator(".st-links").wait_for()
+    formula = settlement.locator(".st-formula").inner_text()
+    for key in ["Enter", " ", "Escape", "w", "p", "x", "ArrowLeft", "Tab", "Enter"]:
+        page.keyboard.press(key)
+    assert settlement.count() == 1 and page.locator(".st-bar").count() == 0
+    # the next hand starts (the 2.5 s between hands ran out) and stays under the settlement
+    # until the player must act: then the settlement folds into a bar and the prompt is there
+    page.wait_for_function("(s => s.view && s.view.phase !== 'ended')(window.baidaTable.state)",
+                           timeout=20000)
+    bar = page.locator(".table-status .st-bar")
+    if not bar.count():
+        assert settlement.count() == 1 and "下一局已开始" in settlement.inner_text()
+    bar.wait_for(timeout=20000)
+    assert settlement.count() == 0
+    prompt = wait_prompt(page)
+    assert "结算 · 第1局" in bar.inner_text()
+    shot(page, f"settlement-folded-zh-{DESKTOP['width']}")
+    bar.locator("[data-act='reopen-settlement']").click()  # it opens again, the same
+    settlement.locator(".st-links").wait_for()
+    assert "下一局已开始" in settlement.inner_text()
+    assert settlement.locator(".st-formula").inner_text() == formula
+    settlement.locator("[data-act='continue-hand']").click()
+    assert settlement.count() == 0 and bar.count() == 0
+    if prompt["kind"] == "turn":
+        page.locator(".hand .tile-btn.can").last.click()
+    else:
+        page.locator(".actions [data-act='pass']").click()
+        if "win" in prompt["types"]:
+            page.keyboard.press("x")
+    answered(page, prompt["seq"])
+    assert page.evaluate("window.baidaTable.state.modes[0]") == "player"  # never went to 托管

@@ -57,10 +57,12 @@ def need_chromium() -> None:
 @dataclass
 class Scenario:
     """What the next quick-play table plays: its config, and optionally a scripted first hand
-    (``wall``, ``dice``) and a scripted bot policy (``policy(view, legal) -> action``)."""
+    (``wall`` and ``dice``, or a chosen ``seed``) and a scripted bot policy
+    (``policy(view, legal) -> action``)."""
 
     config: dict[str, Any] = field(default_factory=dict)
     wall: list[int] | None = None
+    seed: bytes | None = None  # the first hand's seed instead (a checkable, verifiable hand)
     dice: tuple[int, int] = (1, 2)
     policy: Callable[[dict[str, Any], list[dict[str, Any]]], dict[str, Any]] | None = None
 
@@ -165,6 +167,14 @@ def install_scenario(hall: LiveHall, monkeypatch: pytest.MonkeyPatch, scenario: 
             return original(self, seed, now)
 
         monkeypatch.setattr(TableDriver, "start_hand", start_hand)
+    elif scenario.seed is not None:
+        original_start = TableDriver.start_hand
+        seeds = [scenario.seed]
+
+        def start_seeded(self: TableDriver, seed: bytes, now: float) -> Any:
+            return original_start(self, seeds.pop() if seeds else seed, now)
+
+        monkeypatch.setattr(TableDriver, "start_hand", start_seeded)
     if scenario.policy is not None:
         policy = scenario.policy
 
@@ -257,14 +267,18 @@ def answered(page: Any, seq: int) -> None:
         arg=seq, timeout=15000)
 
 
-def play_until_settlement(page: Any, *, keyboard_every: int = 3, timeout: float = 120.0) -> int:
+def play_until_settlement(page: Any, *, keyboard_every: int = 3, timeout: float = 120.0,
+                          on_prompt: Callable[[dict[str, Any]], None] | None = None) -> int:
     """Play the own seat through the page until the settlement shows: win when offered,
     坚持 at 三摊, pass claims, discard the tile just drawn by a click or, every few turns,
-    by the keyboard (←, →, Enter). Returns the number of own discards."""
+    by the keyboard (←, →, Enter). ``on_prompt`` sees each prompt (and the settlement) first.
+    Returns the number of own discards."""
     deadline = time.monotonic() + timeout
     turns = 0
     while time.monotonic() < deadline:
         prompt = wait_prompt(page, timeout=max(1.0, deadline - time.monotonic()))
+        if on_prompt is not None:
+            on_prompt(prompt)
         if prompt.get("settlement"):
             return turns
         types = prompt["types"]

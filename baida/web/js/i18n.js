@@ -269,6 +269,8 @@ const STRINGS = {
   "st.replay": ["回放这局", "Replay this hand"],
   "st.download": ["下载记录", "Download the record"],
   "st.waiting_store": ["结算保存中…", "Saving the settlement…"],
+  "st.collapsed_note": ["下一局轮到你了：结算已收起，可以再打开。", "Your move in the next hand: the settlement is folded away; open it again any time."],
+  "st.reopen": ["查看结算", "Show the settlement"],
   // my hands, ledger
   "me.title": ["我的牌局", "My hands"],
   "me.balance": ["银子余额", "Silver balance"],

@@ -176,6 +176,7 @@ export function mountTable(main, app, tableId, { autoplay = false } = {}) {
     s.handNo = m.view.phase === "ended" ? m.match.hand_number : m.match.hand_number + 1;
     s.prompt = m.prompt ? { ...m.prompt, at: performance.now() } : null;
     if (m.view.phase === "ended" && fresh && !s.settlement) showSettlement();
+    if (m.view.phase === "ended" && s.settlement && !s.settlement.stored) awaitStore(s.settlement);
     if (s.prompt) promptOpened(true);
     requestWaits();
   }
@@ -207,6 +208,7 @@ export function mountTable(main, app, tableId, { autoplay = false } = {}) {
     s.cursor = null;
     s.log = [];
     s.awaitingSnapshot = false;
+    s.lastResult = null;
     if (s.settlement) s.settlement.nextStarted = true;
     if (settlementModal) renderSettlementModal();
   }
@@ -218,6 +220,7 @@ export function mountTable(main, app, tableId, { autoplay = false } = {}) {
 
   function promptOpened(resync) {
     const kinds = new Set(s.prompt.actions.map((a) => a.type));
+    if (settlementModal && s.settlement && s.view && s.view.phase !== "ended") collapseSettlement();
     if (s.prompt.kind === "turn") {
       s.cursor = null;  // the tile just drawn, at the right
       if (!resync) play(kinds.has("win") ? "alert" : "turn");
@@ -241,18 +244,78 @@ export function mountTable(main, app, tableId, { autoplay = false } = {}) {
 
   function onHandResult(m) {
     s.match = { ...(s.match || {}), totals: m.totals, hand_number: m.number, over: m.match_over };
+    s.lastResult = m;
     const st = s.settlement;
-    if (st) {
-      st.handId = m.hand_id;
-      st.totals = m.totals;
-      st.silver = m.silver;
-      st.matchOver = m.match_over;
-      st.stored = true;
-      loadNonwinners(st);
-      if (settlementModal) renderSettlementModal();
-    }
+    if (st && !st.stored && (st.handNo === null || st.handNo === m.number)) applyStored(st, m, "hand_result");
     const mine = (m.silver || []).find((x) => x.seat === s.seat && x.balance !== null);
     if (mine) app.setBalance(mine.balance);
+  }
+
+  /** The settlement is stored: its hand id (verification, replay, record), the totals, the
+   * 银子. ``source``: "hand_result" (the hall said so) or "api" (found by the page). */
+  function applyStored(st, m, source) {
+    st.handId = m.hand_id;
+    st.totals = m.totals;
+    st.silver = m.silver;
+    st.matchOver = m.match_over;
+    st.stored = true;
+    st.source = source;
+    clearTimeout(storeTimer);
+    loadNonwinners(st);
+    if (settlementModal) renderSettlementModal();
+    render();
+  }
+
+  // After a reload between hands the hall resends the last hand_result after the snapshot;
+  // should none come, the page finds the stored hand itself (GET /api/me/hands).
+  const STORE_WAIT_MS = [1500, 2500, 5000, 10000];
+  let storeTimer = null;
+
+  function awaitStore(st, attempt = 0) {
+    clearTimeout(storeTimer);
+    if (attempt >= STORE_WAIT_MS.length) {
+      st.lookupFailed = true;
+      if (settlementModal) renderSettlementModal();
+      return;
+    }
+    storeTimer = setTimeout(async () => {
+      if (s.settlement !== st || st.stored) return;
+      let found = null;
+      try {
+        found = await findStoredHand(st);
+      } catch {
+        found = null;
+      }
+      if (s.settlement !== st || st.stored) return;
+      if (found) applyStored(st, found, "api");
+      else awaitStore(st, attempt + 1);
+    }, STORE_WAIT_MS[attempt]);
+  }
+
+  /** The stored hand this settlement shows, among the player's own hands: this table, this
+   * hand number, the same outcome and payment (and seed); with the 银子 from the ledger. */
+  async function findStoredHand(st) {
+    const seat = s.seat;
+    if (seat === null || !s.table || !app.me) return null;
+    const result = st.view.result || {};
+    const { hands } = await get("/api/me/hands");
+    const hand = hands.find((x) => x.table_id === s.table.id && x.number === st.handNo
+      && x.outcome === result.outcome && (x.winner ?? null) === (result.winner ?? null)
+      && x.payment === (result.payments || [])[seat]);
+    if (!hand) return null;
+    if (st.view.seed) {
+      const record = await get(`/api/hands/${hand.hand_id}/record`);
+      if (record.seed && record.seed !== st.view.seed) return null;
+    }
+    let silver = null;
+    if (s.table.stakes === "silver") {
+      const ledger = await get("/api/me/ledger");
+      const rows = ledger.entries.filter((e) => e.hand_id === hand.hand_id);
+      const sum = (kind) => rows.filter((e) => e.kind === kind).reduce((n, e) => n + e.amount, 0);
+      silver = [{ seat, owed: (result.payments || [])[seat], paid: sum("hand"), fee: -sum("fee"), balance: ledger.balance }];
+      app.setBalance(ledger.balance);
+    }
+    return { hand_id: hand.hand_id, number: hand.number, totals: s.match ? s.match.totals : null, silver, match_over: Boolean(s.match && s.match.over) };
   }
 
   async function loadNonwinners(st) {
@@ -572,6 +635,8 @@ export function mountTable(main, app, tableId, { autoplay = false } = {}) {
     clear(regions.status);
     if (s.stopped) regions.status.append(stoppedEl());
     else if (s.conn === "reconnecting" || s.conn === "connecting") regions.status.append(h("div", { class: "banner banner-conn", role: "status" }, s.conn === "connecting" ? t("loading") : t("table.reconnecting")));
+    const bar = settlementBar();
+    if (bar) regions.status.append(bar);
     clear(regions.board);
     felt.classList.toggle("felt", Boolean(s.view));
     felt.className = `table-board${s.view ? ` felt ruleset-${s.view.ruleset}` : ""}`;
@@ -873,39 +938,72 @@ export function mountTable(main, app, tableId, { autoplay = false } = {}) {
     };
     s.settlementHand = s.handId;
     s.prompt = null;
+    const last = s.lastResult;
+    if (last && last.number === s.handNo) applyStored(s.settlement, last, "hand_result");
     renderSettlementModal();
   }
 
   function renderSettlementModal() {
     const st = s.settlement;
-    if (!st) return;
+    if (!st || st.collapsed) return;
     const ctx = {
       me: s.seat, names: names(), handNo: st.handNo, base: s.table ? s.table.base : null,
       totals: st.totals, silver: st.silver, nonwinners: st.nonwinners, handId: st.stored ? st.handId : null,
     };
     const body = [settlementEl(st.view, ctx)];
-    if (!st.stored) body.push(h("p", { class: "muted" }, t("st.waiting_store")));
+    if (!st.stored && !st.lookupFailed) body.push(h("p", { class: "muted st-saving" }, t("st.waiting_store")));
     if (st.matchOver && st.totals) body.push(standingsEl(st.totals, ctx));
     if (st.nextStarted) body.push(h("p", { class: "banner" }, t("table.next_hand")));
     const buttons = h("div", { class: "modal-buttons" });
-    const dismiss = (ready) => {
-      if (settlementModal) settlementModal.close();
-      settlementModal = null;
-      s.settlement = null;
-      if (ready && s.seat !== null && s.table && s.table.status !== "playing") send({ type: "ready", ready: true });
-      render();
-    };
     if (st.matchOver) {
-      buttons.append(h("button", { type: "button", class: "btn btn-primary", dataset: { act: "again" }, onclick: () => dismiss(true) }, t("table.play_again")),
+      buttons.append(h("button", { type: "button", class: "btn btn-primary", dataset: { act: "again" }, onclick: () => dismissSettlement(true) }, t("table.play_again")),
         h("a", { class: "btn", href: "#/" }, t("table.to_lobby")));
     } else {
-      buttons.append(h("button", { type: "button", class: "btn btn-primary", dataset: { act: "continue-hand" }, onclick: () => dismiss(!st.nextStarted) }, st.nextStarted ? t("table.dismiss") : t("table.ready_next")));
+      buttons.append(h("button", { type: "button", class: "btn btn-primary", dataset: { act: "continue-hand" }, onclick: () => dismissSettlement(!st.nextStarted) }, st.nextStarted ? t("table.dismiss") : t("table.ready_next")));
     }
     body.push(buttons);
     const scroll = settlementModal ? settlementModal.el.scrollTop : 0;
     if (settlementModal) settlementModal.close();
     settlementModal = openModal(body, { label: "settlement-title", kind: "settlement", onKey: () => false });
     settlementModal.el.scrollTop = scroll;
+  }
+
+  function dismissSettlement(ready) {
+    const st = s.settlement;
+    if (settlementModal) settlementModal.close();
+    settlementModal = null;
+    s.settlement = null;
+    if (ready && st && !st.nextStarted && s.seat !== null && s.table && s.table.status !== "playing") send({ type: "ready", ready: true });
+    render();
+  }
+
+  /** A prompt of the next hand while the settlement is open: the settlement folds into a bar
+   * above the table (it can be opened again) so that the player sees the prompt and acts. */
+  function collapseSettlement() {
+    const st = s.settlement;
+    if (!st || st.collapsed || !settlementModal) return;
+    settlementModal.close();
+    settlementModal = null;
+    st.collapsed = true;
+    announce(t("st.collapsed_note"), { assertive: true });
+  }
+
+  function reopenSettlement() {
+    const st = s.settlement;
+    if (!st) return;
+    st.collapsed = false;
+    renderSettlementModal();
+    render();
+  }
+
+  function settlementBar() {
+    const st = s.settlement;
+    if (!st || !st.collapsed) return null;
+    const title = st.handNo ? t("st.title", { n: st.handNo }) : t("st.title_plain");
+    return h("div", { class: "banner st-bar", role: "status" }, h("strong", {}, title), " ",
+      h("span", { class: "muted" }, t("st.collapsed_note")), " ",
+      h("button", { type: "button", class: "btn btn-small", dataset: { act: "reopen-settlement", focusKey: "reopen-settlement" }, onclick: reopenSettlement }, t("st.reopen")),
+      h("button", { type: "button", class: "btn btn-small btn-plain", dataset: { act: "close-settlement" }, onclick: () => dismissSettlement(false) }, t("close")));
   }
 
   // ------------------------------------------------------------------ chat and log
@@ -988,6 +1086,7 @@ export function mountTable(main, app, tableId, { autoplay = false } = {}) {
     offLang();
     clearInterval(ticker);
     clearTimeout(armTimer);
+    clearTimeout(storeTimer);
     closeAll();
     socket.close();
     if (window.baidaTable && window.baidaTable.socket === socket) delete window.baidaTable;

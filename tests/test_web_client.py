@@ -277,6 +277,21 @@ def test_the_santan_warning_and_dialog(web: Web, monkeypatch: pytest.MonkeyPatch
     dialog.locator("[data-act='give_up']").click()
     page.wait_for_selector(".seat-bottom .badge-gaveup")
     assert page.locator(".badge-chengbao").count() == 2  # 对家 and 下家, each with the other
+    # 本盘承包情况一览, as the rule document shows it: the pair, then the others' choices,
+    # the player who gave up struck through (here and at the seat)
+    summary = page.locator(".board .chengbao-summary")
+    summary.wait_for()
+    assert summary.locator("h3").inner_text() == "本盘承包情况一览"
+    assert summary.locator(".cb-pair").inner_text() == "下家与对家互为承包"
+    mine = summary.locator(".cb-seat.gaveup[data-seat='0']")
+    assert mine.locator("s").inner_text() == "你" and "放弃" in mine.inner_text()
+    struck = "e => getComputedStyle(e).textDecorationLine"
+    assert mine.locator("s").evaluate(struck) == "line-through"
+    assert page.locator(".seat-bottom .seat-who").evaluate(struck) == "line-through"
+    other = ".chengbao-summary .cb-seat[data-seat='3']"
+    page.wait_for_function("q => (e => e && e.textContent.includes('坚持'))"
+                           "(document.querySelector(q))", arg=other)
+    assert summary.locator(".cb-seat").count() == 2  # 上家 and me: the pair is one line
     shot(page, f"santan-gave-up-zh-{DESKTOP['width']}")
 
 

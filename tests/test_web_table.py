@@ -225,6 +225,71 @@ def test_a_reload_during_the_settlement_brings_the_stored_settlement_back(
                            timeout=30000)
 
 
+# ------------------------------------------------------------------ wilds
+
+WILDS = {
+    "jiaxing": dict(
+        hands=["111m234m67m999m5m5m", "12345678p12345s", "12345678p6789sE", "12345678p123sSW"],
+        indicator="5m", extra="2m", zh="五万 (百搭)", en="5 Characters (wild)", count=2,
+    ),
+    "wenling": dict(
+        hands=["111234567888m12p5s9m", "456789p12346789sEE", "456789p12346789sCC",
+               "456789p12346789sFF"],
+        indicator="5s", extra="9m", zh="五条 (得)", en="5 Bamboo (wild)", count=1,
+    ),
+}
+TILE_ZH = {"2m": "二万", "5m": "五万", "3p": "三筒"}
+
+
+def _tianhu_result(ruleset: str, wall: list[int]) -> dict[str, Any]:
+    """The engine's own settlement of the dealer's 天和 on this wall."""
+    rnd = Round.from_wall(ruleset, wall, (1, 2))
+    rnd.apply(next(a for a in rnd.legal_actions(0) if a.type == "win"))
+    assert rnd.result is not None
+    return rnd.result.to_json()
+
+
+def hand_labels(page: Any) -> list[str]:
+    return page.locator(".hand .tile-btn").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))")
+
+
+@pytest.mark.parametrize("ruleset", ["jiaxing", "wenling"])
+def test_wilds_leftmost_labelled_in_both_languages_and_what_each_stood_for(
+    web: Web, monkeypatch: pytest.MonkeyPatch, ruleset: str
+) -> None:
+    spec = WILDS[ruleset]
+    wall = scripted_wall(ruleset, spec["hands"], indicator=spec["indicator"], extra=spec["extra"])
+    stood = _tianhu_result(ruleset, wall)["score"]["wilds"]
+    assert len(stood) == spec["count"]
+    install_scenario(web.hall, monkeypatch, Scenario(config={"hands": 1}, wall=wall, policy=mo_qie))
+    page = web.page()
+    enter_as_guest(page, web.hall.base)
+    quick_play(page, ruleset)
+    wait_prompt(page)
+    n = spec["count"]
+    labels = hand_labels(page)
+    assert labels[:n] == [spec["zh"]] * n and spec["zh"] not in labels[n:]
+    classes = page.locator(".hand .tile-btn").evaluate_all("els => els.map(e => e.className)")
+    assert all("wild" in c for c in classes[:n]) and not any("wild" in c for c in classes[n:])
+    page.locator("#lang-toggle").click()
+    labels = hand_labels(page)
+    assert labels[:n] == [spec["en"]] * n and spec["en"] not in labels[n:]
+    shot(page, f"wilds-{ruleset}-en-{DESKTOP['width']}")
+    page.locator("#lang-toggle").click()
+    page.keyboard.press("w")
+    settlement = page.locator(".modal.settlement")
+    settlement.wait_for()
+    marked = settlement.locator(".st-outcome + .revealed .wild-as")
+    assert marked.count() == n
+    shown = marked.evaluate_all("els => els.map(e => e.dataset.as)")
+    assert sorted(shown) == sorted(stood)
+    for el, face in zip(marked.all(), shown, strict=True):
+        assert el.get_attribute("aria-label") == f"{spec['zh']} → {TILE_ZH[face]}"
+        assert el.locator(".wild-as-label").inner_text() == f"={face[0]}{TILE_ZH[face][1]}"
+    shot(page, f"settlement-wilds-{ruleset}-zh-{DESKTOP['width']}")
+
+
 # ------------------------------------------------------------------ the settlement stays
 
 

@@ -3,7 +3,7 @@
 // Used by the live table and by the replay; the own hand is drawn by the caller.
 
 import { h } from "./dom.js";
-import { itemName, seatName, signed, t, tileName, windName, wildWord } from "./i18n.js";
+import { itemName, pairNames, seatName, signed, t, tileName, windName, wildWord } from "./i18n.js";
 import { partners } from "./state.js";
 import { badge, tileImg } from "./widgets.js";
 
@@ -122,6 +122,28 @@ function seatPanel(view, seat, ctx, where) {
   ctx.compact ? pondEl(view, seat, ctx, "tiny") : null);
 }
 
+/** 本盘承包情况一览, as the rule document shows it once a 三摊 has happened: each 承包 pair,
+ * then every player outside the pairs with their choice; a player who gave up is struck
+ * through. Null before any 三摊. */
+export function chengbaoSummary(view, me) {
+  const pairs = view.santan_pairs || [];
+  if (!pairs.length) return null;
+  const inPair = new Set(pairs.flat());
+  const lines = pairs.map(([a, b]) => h("li", { class: "cb-pair" },
+    t("table.cb_pair", { pair: pairNames(seatName(a, me), seatName(b, me)) })));
+  for (const seat of [0, 1, 2, 3]) {
+    if (inPair.has(seat) && !view.players[seat].gave_up) continue;
+    const gave = view.players[seat].gave_up;
+    const choosing = !gave && view.phase === "santan";
+    const who = seatName(seat, me);
+    const choice = gave ? t("act.give_up") : choosing ? t("table.cb_choosing") : t("act.continue");
+    lines.push(h("li", { class: `cb-seat${gave ? " gaveup" : ""}`, dataset: { seat: String(seat) } },
+      gave ? h("s", {}, who) : h("span", {}, who), " ", h("span", { class: "cb-choice" }, choice)));
+  }
+  return h("section", { class: "chengbao-summary", "aria-label": t("table.cb_title") },
+    h("h3", {}, t("table.cb_title")), h("ul", {}, lines));
+}
+
 /** The centre: the wall, the round wind, the indicator and the wilds, the 黄番 pool. */
 export function compassEl(view, ctx) {
   const items = [];
@@ -135,6 +157,7 @@ export function compassEl(view, ctx) {
   if (view.carry_tokens && view.carry_tokens.length) {
     items.push(h("span", { class: "info" }, view.carry_tokens.map(itemName).join(" · ")));
   }
+  items.push(chengbaoSummary(view, perspective(ctx)));
   return h("div", { class: "compass", role: "group", "aria-label": t("table.wall", { n: view.wall_remaining }) }, items);
 }
 

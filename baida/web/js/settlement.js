@@ -6,8 +6,8 @@
 
 import { get } from "./api.js";
 import { h } from "./dom.js";
-import { itemName, seatName, signed, t, tileLabel, tileName, wildWord } from "./i18n.js";
-import { meldEl } from "./board.js";
+import { itemName, seatName, signed, t, tileLabel, tileName, tileShort, wildWord } from "./i18n.js";
+import { chengbaoSummary, meldEl } from "./board.js";
 import { sortFaces, removeOne } from "./faces.js";
 import { tileImg } from "./widgets.js";
 
@@ -30,8 +30,10 @@ function itemsRow(title, items, totalText, unitKey) {
     h("span", { class: "st-items-total" }, `= ${totalText}${unit}`));
 }
 
-/** The winning hand: concealed tiles (the winning tile apart), melds, flowers. */
-export function revealedHand(view, hand, ctx, winTile = null) {
+/** The winning hand: concealed tiles (the winning tile apart), melds, flowers. ``stood``: the
+ * faces the wild tiles stood for (the scorer's ``wilds``, a self-drawn wild winning tile
+ * last); each wild tile then shows what it stood for under it. */
+export function revealedHand(view, hand, ctx, winTile = null, stood = null) {
   const concealed = sortFaces(hand.concealed || [], view.wilds);
   let apart = null;
   if (winTile && concealed.includes(winTile)) {
@@ -39,11 +41,29 @@ export function revealedHand(view, hand, ctx, winTile = null) {
     apart = winTile;
   }
   const opts = { wilds: view.wilds, ruleset: view.ruleset, size: "small" };
+  const wildCount = concealed.filter((f) => view.wilds.includes(f)).length;
+  const meanings = [...(stood || [])];
+  const apartMeaning = apart && view.wilds.includes(apart) && meanings.length > wildCount ? meanings.pop() : null;
+  let next = 0;
+  const tile = (f, extra = "") => {
+    const img = tileImg(f, { ...opts, extra });
+    if (!stood || !view.wilds.includes(f)) return img;
+    const as = extra === "winning" ? apartMeaning : meanings[next++];
+    return as ? wildAs(view, f, as, img) : img;
+  };
   return h("div", { class: "revealed" },
-    h("span", { class: "tile-row" }, concealed.map((f) => tileImg(f, opts))),
-    apart ? h("span", { class: "win-tile" }, "+", tileImg(apart, { ...opts, extra: "winning" })) : null,
+    h("span", { class: "tile-row" }, concealed.map((f) => tile(f))),
+    apart ? h("span", { class: "win-tile" }, "+", tile(apart, "winning")) : null,
     (hand.melds || []).map((m) => meldEl(view, m, ctx, "small")),
     (hand.flowers || []).length ? h("span", { class: "tile-row flowers" }, hand.flowers.map((f) => tileImg(f, opts))) : null);
+}
+
+/** A wild tile with what it stood for under it: 五万 (百搭) → 三万. */
+function wildAs(view, face, as, img) {
+  const label = `${tileLabel(face, { wild: true, ruleset: view.ruleset })} → ${tileName(as)}`;
+  img.setAttribute("aria-hidden", "true");
+  return h("span", { class: "wild-as", role: "img", "aria-label": label, dataset: { face, as } },
+    img, h("span", { class: "wild-as-label", "aria-hidden": "true" }, `=${tileShort(as)}`));
 }
 
 function formulaLine(view, score, ctx) {
@@ -193,7 +213,7 @@ export function settlementEl(view, ctx) {
     if (result.liable !== null && result.liable !== undefined) line.push(t("st.liable", { who: seatName(result.liable, ctx.me) }));
     parts.push(h("p", { class: "st-outcome win" }, line.join(" · ")));
     const hands = result.hands || [];
-    if (hands[winner]) parts.push(revealedHand(view, hands[winner], ctx, result.win_tile));
+    if (hands[winner]) parts.push(revealedHand(view, hands[winner], ctx, result.win_tile, score.legal === false ? null : score.wilds || []));
     if (score.legal === false) {
       parts.push(h("p", { class: "st-illegal" }, t("st.illegal", { reason: score.reason })));
     } else {
@@ -208,7 +228,7 @@ export function settlementEl(view, ctx) {
       parts.push(wildsLine(view, score), sharesLine(view, result, ctx));
     }
   }
-  parts.push(paymentsTable(view, result, ctx));
+  parts.push(chengbaoSummary(view, ctx.me), paymentsTable(view, result, ctx));
   if (view.ruleset === "jiaxing" && result.carry_pool_after !== null && result.carry_pool_after !== undefined) {
     parts.push(h("p", { class: "st-carry" }, t("st.carry_after", { n: result.carry_pool_after })));
   }

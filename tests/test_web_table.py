@@ -9,18 +9,22 @@ from __future__ import annotations
 
 import json
 import re
+import time
+import urllib.request
 from typing import Any
 
 import pytest
 from web_support import (
     DESKTOP,
     FAST,
+    PHONE,
     Scenario,
     Web,
     answered,
     enter_as_guest,
     install_scenario,
     mo_qie,
+    play_until_settlement,
     quick_play,
     scripted_wall,
     shot,
@@ -290,6 +294,334 @@ def test_wilds_leftmost_labelled_in_both_languages_and_what_each_stood_for(
     shot(page, f"settlement-wilds-{ruleset}-zh-{DESKTOP['width']}")
 
 
+# ------------------------------------------------------------------ the pointer and the 听牌 hint
+
+SLOW_BOTS = {**FAST, "bot_turn": 4.0}
+TENPAI = dict(  # discarding E leaves 111 234 567 88 99m: waiting on 8m and 9m (清一色)
+    hands=["111234567m88m99m", "123456789p1234s", "123456789p5678s", "123456789sSSWW"],
+    indicator="N", extra="E",
+)
+SHORT = {"m": "万", "p": "筒", "s": "条"}
+
+
+def post_json(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:  # the hall on loopback
+        return json.loads(response.read())
+
+
+def waits_request(view: dict[str, Any]) -> dict[str, Any]:
+    """POST /api/waits for the own hand, built from the hall's own view of the seat."""
+    me = view["players"][view["seat"]]
+    return {
+        "ruleset": view["ruleset"], "options": view["options"], "indicator": view["indicator"],
+        "seat_wind": view["seat_winds"][view["seat"]], "round_wind": view["round_wind"] or "E",
+        "concealed": me["concealed"], "flowers": me["flowers"], "discarded_wild": False,
+        "melds": [{"type": m["type"], "tiles": m["tiles"]} for m in me["melds"] if m["tiles"]],
+    }
+
+
+def live(view: dict[str, Any], face: str) -> int:
+    """Copies of ``face`` the seat has not seen (the hint's count), from the hall's view."""
+    seen = view["players"][view["seat"]]["concealed"].count(face)
+    for p in view["players"]:
+        seen += sum(1 for i, f in enumerate(p["discards"]) if f == face and i not in p["claimed"])
+        seen += sum((m["tiles"] or []).count(face) for m in p["melds"])
+        seen += p["flowers"].count(face)
+    return 4 - (face == view["indicator"]) - seen
+
+
+def waits_text(view: dict[str, Any], waits: dict[str, Any]) -> str:
+    """The hint's words for an answer of /api/waits: each wait and its live count, and
+    whether a drawn wild wins too."""
+    parts = [f"{w[0]}{SHORT[w[1]]} 剩{live(view, w)}张" for w in waits["waits"]]
+    if waits["wild_wins"]:
+        parts.append("摸到百搭也和")
+    return " · ".join(parts)
+
+
+def words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_the_pointer_highlight_and_the_tenpai_hint_with_live_counts(
+    web: Web, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    wall = scripted_wall("jiaxing", TENPAI["hands"], indicator=TENPAI["indicator"],
+                         extra=TENPAI["extra"])
+    install_scenario(web.hall, monkeypatch, Scenario(
+        config={"hands": 1, "timing": SLOW_BOTS}, wall=wall, policy=mo_qie))
+    page = web.page()
+    enter_as_guest(page, web.hall.base)
+    quick_play(page, "jiaxing")
+    assert wait_prompt(page)["kind"] == "turn"
+    actor = table_actor(web, page)
+    # the tile under the pointer lifts in a red frame; the others do not move
+    style = "el => (s => [s.transform, s.boxShadow])(getComputedStyle(el))"
+    tiles = page.locator(".hand .tile-btn.can")
+    east = page.locator(".hand .tile-btn.can[data-face='E']")
+    other = tiles.first
+    rest = other.evaluate(style)
+    page.mouse.move(0, 0)
+    east.hover()
+    page.wait_for_function("el => getComputedStyle(el).transform !== 'none'",
+                           arg=east.element_handle())
+    lifted = east.evaluate(style)
+    assert lifted != rest and "rgb(194, 38, 46)" in lifted[1]  # --red
+    assert other.evaluate(style) == rest
+    shot(page, f"hover-zh-{DESKTOP['width']}")
+    # on the turn: the discards that leave a waiting hand, and their waits when pointed at
+    view = web.hall.call(lambda: actor.driver.round.view(0).to_json())
+    server = post_json(web.hall.base + "/api/waits", waits_request(view))
+    marked = page.locator(".hand .tile-btn.tenpai-discard").evaluate_all(
+        "els => [...new Set(els.map(e => e.dataset.face))]")
+    assert sorted(marked) == sorted(d["tile"] for d in server["discards"])
+    after_east = next(d for d in server["discards"] if d["tile"] == "E")
+    hint = page.locator(".my-area .hint.tenpai")
+    hint.wait_for()
+    assert words(hint.inner_text()) == f"打出后听 东: {waits_text(view, after_east)}"
+    # after the discard: the waits and how many of each are live, as the hall counts them
+    east.click()
+    page.wait_for_function("window.baidaTable.state.view.players[0].discards.length === 1")
+    page.wait_for_function("document.querySelector('.my-area .hint.tenpai strong')"
+                           " && document.querySelector('.my-area .hint.tenpai strong')"
+                           ".textContent.startsWith('听牌')")
+    view = web.hall.call(lambda: actor.driver.round.view(0).to_json())
+    server = post_json(web.hall.base + "/api/waits", waits_request(view))
+    assert {"8m", "9m"} <= set(server["waits"])
+    assert words(hint.inner_text()) == f"听牌: {waits_text(view, server)}"
+    faces = hint.locator(".tile").evaluate_all("els => els.map(e => e.dataset.face)")
+    assert faces == server["waits"]
+    assert "8万 剩2张" in hint.inner_text()
+    shot(page, f"tenpai-zh-{DESKTOP['width']}")
+
+
+# ------------------------------------------------------------------ 生牌阶段, 托管, chat
+
+
+def test_the_sheng_phase_banner_in_wenling(web: Web, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nobody claims or wins (摸切 bots, and the own seat throws what it draws), so the wall
+    runs down to 15 pairs and the 生牌阶段 begins."""
+    install_scenario(web.hall, monkeypatch, Scenario(config={"hands": 1}, policy=mo_qie))
+    page = web.page()
+    enter_as_guest(page, web.hall.base)
+    quick_play(page, "wenling")
+    banner = page.locator(".board .banner-sheng")
+    deadline = time.monotonic() + 120
+    while not banner.count():
+        assert time.monotonic() < deadline, "no 生牌阶段"
+        prompt = wait_prompt(page)
+        assert not prompt.get("settlement"), "the hand ended before the 生牌阶段"
+        if prompt["kind"] == "turn":
+            page.keyboard.press("End")
+            page.keyboard.press("Enter")
+            if "win" in prompt["types"]:
+                page.locator(".modal.guard").wait_for()
+                page.keyboard.press("x")
+        elif "win" in prompt["types"]:
+            page.locator(".actions [data-act='pass']").click()
+            page.keyboard.press("x")
+        else:
+            page.locator(".actions [data-act='pass']").click()
+        answered(page, prompt["seq"])
+    assert "生牌阶段" in banner.inner_text()
+    assert page.evaluate("window.baidaTable.state.view.sheng_phase") is True
+    assert page.evaluate("window.baidaTable.state.view.wall_remaining") <= 31
+    assert any("生牌阶段开始" in line for line in page.evaluate("window.baidaTable.state.log"))
+    shot(page, f"sheng-wenling-zh-{DESKTOP['width']}")
+    page.set_viewport_size(PHONE)
+    assert banner.is_visible()
+    shot(page, f"sheng-wenling-zh-{PHONE['width']}")
+
+
+def test_tuoguan_marker_take_back_and_a_quick_phrase(
+    web: Web, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    timing = {**FAST, "turn": 1.5, "bank": 0.0, "bot_turn": 3.0}
+    install_scenario(web.hall, monkeypatch, Scenario(config={"hands": 1, "timing": timing},
+                                                      policy=mo_qie))
+    page = web.page()
+    enter_as_guest(page, web.hall.base)
+    quick_play(page, "jiaxing")
+    assert wait_prompt(page)["kind"] == "turn"
+    actor = table_actor(web, page)
+    # the time runs out: 托管 plays the seat, marked at the seat and above the hand
+    banner = page.locator(".my-area .banner-auto")
+    banner.wait_for(timeout=10000)
+    assert "托管中" in banner.inner_text() and "超时" in banner.inner_text()
+    assert page.locator(".seat-bottom .badge-auto").count() == 1
+    assert web.hall.call(lambda: actor.driver.modes[0].value) == "auto"
+    shot(page, f"tuoguan-zh-{DESKTOP['width']}")
+    # 我来打 sends resume: the seat is the player's again and the marker goes
+    page.locator(".banner-auto [data-focus-key='resume']").click()
+    page.wait_for_function("window.baidaTable.state.modes[0] === 'player'")
+    assert banner.count() == 0 and page.locator(".seat-bottom .badge-auto").count() == 0
+    assert web.hall.call(lambda: actor.driver.modes[0].value) == "player"
+    # a quick phrase goes to the table and comes back in the chat
+    phrase = page.locator(".phrases button").first
+    words = phrase.inner_text()
+    phrase.click()
+    page.wait_for_function(
+        "w => [...document.querySelectorAll('.chat-lines li')]"
+        ".some(li => li.textContent.endsWith(w))",
+        arg=words)
+    sent = page.evaluate("window.baidaTable.state.chat.at(-1)")
+    assert sent["phrase"] == phrase.get_attribute("data-phrase") and sent["seat"] == 0
+
+
+# ------------------------------------------------------------------ a 银子 table
+
+CREATE_TABLE = """async (config) => {
+  const api = await import('/static/js/api.js');
+  return (await api.post('/api/tables', config)).table;
+}"""
+
+
+def test_the_silver_change_in_the_settlement_of_a_silver_table(
+    web: Web, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    wall = scripted_wall("jiaxing", TIANHU["hands"], indicator=TIANHU["indicator"],
+                         extra=TIANHU["extra"])
+    install_scenario(web.hall, monkeypatch, Scenario(wall=wall, policy=mo_qie))
+    page = web.page()
+    results = HandResults(page, "fallback")
+    enter_as_guest(page, web.hall.base)
+    start = int(re.sub(r"\D", "", page.locator("#balance").inner_text()))
+    table = page.evaluate(CREATE_TABLE, {
+        "ruleset": "jiaxing", "stakes": "silver", "base": 2, "fee": 3, "hands": 2,
+        "private": True, "timing": FAST, "bot": "efficient"})
+    assert table["stakes"] == "silver"
+    page.goto(f"{web.hall.base}/#/table/{table['id']}")
+    page.locator(".wait-seat button").first.click()  # 坐这里
+    page.get_by_role("button", name="空位补机器人").click()
+    page.get_by_role("button", name="准备", exact=True).click()
+    prompt = wait_prompt(page)
+    assert "win" in prompt["types"]
+    page.keyboard.press("w")
+    settlement = page.locator(".modal.settlement")
+    settlement.locator(".st-links").wait_for()
+    expected = _tianhu_result("jiaxing", wall)  # base 1; this table's 底 is 2
+    owed = expected["payments"][0] * 2
+    assert "银子变化" in settlement.locator(".st-table thead").inner_text()
+    mine = settlement.locator(".st-table tbody tr").first
+    balance = start + owed - 3
+    text = mine.inner_text()
+    assert f"应付 +{owed}，实付 +{owed}，台费 3" in text and f"余额 {balance}" in text
+    assert f"+{owed - 3}" in text
+    others = settlement.locator(".st-table tbody tr").nth(1).inner_text()
+    assert "台费 0" in others and "余额" not in others  # bots pay no fee; no one else's balance
+    assert page.locator("#balance").inner_text() == f"银子 {balance}"
+    shot(page, f"settlement-silver-zh-{DESKTOP['width']}")
+    # after a reload with no hand_result at all the page finds the 银子 in the ledger
+    results.reloaded = True
+    page.reload()
+    settlement.locator(".st-links").wait_for(timeout=20000)
+    text = settlement.locator(".st-table tbody tr").first.inner_text()
+    assert f"应付 +{owed}，实付 +{owed}，台费 3" in text and f"余额 {balance}" in text
+    # the movements are on the player's own page
+    page.goto(web.hall.base + "/#/me")
+    page.wait_for_selector(".me-page .balance-big")
+    page.wait_for_function("b => document.querySelector('.balance-big').textContent === String(b)",
+                           arg=balance)
+    ledger = page.locator(".me-page table").nth(1).inner_text()
+    assert "牌局输赢" in ledger and f"+{owed}" in ledger and "台费" in ledger and "-3" in ledger
+
+
+# ------------------------------------------------------------------ focus, phone size
+
+DESCRIBE = """() => {
+  const e = document.activeElement;
+  if (!e || e === document.body) return 'body';
+  if (e.closest('.modal')) return 'modal';
+  if (e.classList.contains('skip')) return 'skip';
+  if (e.classList.contains('tile-btn')) return 'tile';
+  if (e.dataset.act) return 'act-' + e.dataset.act;
+  if (e.dataset.phrase) return 'phrase';
+  if (e.id) return '#' + e.id;
+  if (e.closest('.chat-form')) return 'chat-' + e.tagName.toLowerCase();
+  if (e.closest('.table-bar')) return 'leave';
+  if (e.closest('.topbar')) return 'top';
+  return e.tagName.toLowerCase() + '.' + e.className;
+}"""
+
+
+def test_the_focus_order_and_dialogs_that_trap_focus_and_give_it_back(
+    web: Web, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    wall = scripted_wall("jiaxing", ONE_CHI["hands"], draws=ONE_CHI["draws"],
+                         indicator=ONE_CHI["indicator"], extra=ONE_CHI["extra"])
+    install_scenario(web.hall, monkeypatch, Scenario(
+        config={"hands": 1, "timing": {**FAST, "claim": 30.0}}, wall=wall, policy=mo_qie))
+    page = web.page()
+    enter_as_guest(page, web.hall.base)
+    quick_play(page, "jiaxing")
+    assert wait_prompt(page)["kind"] == "turn"
+    page.locator(".hand .tile-btn.can[data-face='S']").click()
+    claim = wait_prompt(page)
+    assert claim["kind"] == "claim"
+    page.wait_for_timeout(300)  # the hint's request settles; nothing more redraws the bar
+    page.locator("a.skip").focus()
+    order = []
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        order.append(page.evaluate(DESCRIBE))
+        if order[-1] == "chat-button":
+            break
+    # the top bar, leaving, the claim buttons, the hand (one stop), then the chat
+    stops = [x for x in order if x != "top"]
+    assert stops[:2] == ["#lang-toggle", "#sound-toggle"], order
+    assert stops[2:6] == ["leave", "act-c", "act-pass", "tile"], order
+    assert order.count("tile") == 1
+    rest = stops[6:]
+    assert rest[-2:] == ["chat-input", "chat-button"], order
+    assert rest[:-2] and set(rest[:-2]) == {"phrase"}, order
+    assert still_open(page, claim["seq"])  # Tab pressed nothing
+    # a dialog keeps the focus inside and gives it back where it was
+    leave = page.locator(".table-bar .btn-plain")
+    leave.focus()
+    page.keyboard.press("Enter")
+    page.locator(".modal").wait_for()
+    for key in ["Tab"] * 5 + ["Shift+Tab"] * 3:
+        page.keyboard.press(key)
+        assert page.evaluate(DESCRIBE) == "modal", key
+    page.keyboard.press("Escape")
+    assert page.locator(".modal").count() == 0
+    assert page.evaluate(
+        "document.activeElement === document.querySelector('.table-bar .btn-plain')")
+    assert still_open(page, claim["seq"])
+
+
+def no_overflow(page: Any) -> None:
+    widths = page.evaluate("[document.documentElement.scrollWidth, document.body.scrollWidth,"
+                           " window.innerWidth]")
+    assert max(widths[:2]) <= widths[2], widths
+
+
+def test_a_whole_hand_at_phone_size_without_horizontal_overflow(
+    web: Web, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    install_scenario(web.hall, monkeypatch, Scenario(config={"hands": 1}))
+    page = web.page(PHONE)
+    enter_as_guest(page, web.hall.base)
+    no_overflow(page)
+    quick_play(page, "jiaxing")
+    checked = []
+
+    def check(prompt: dict[str, Any]) -> None:
+        no_overflow(page)
+        checked.append(prompt)
+
+    turns = play_until_settlement(page, on_prompt=check)
+    assert turns >= 1 and len(checked) >= 2
+    settlement = page.locator(".modal.settlement")
+    settlement.locator(".st-table tbody tr").nth(3).wait_for()
+    no_overflow(page)
+    box = settlement.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    shot(page, f"phone-hand-settlement-zh-{PHONE['width']}")
+
+
 # ------------------------------------------------------------------ the settlement stays
 
 
@@ -338,3 +670,49 @@ def test_the_settlement_stays_through_keys_and_folds_away_when_the_next_hand_nee
             page.keyboard.press("x")
     answered(page, prompt["seq"])
     assert page.evaluate("window.baidaTable.state.modes[0]") == "player"  # never went to 托管
+
+
+# ------------------------------------------------------------------ sounds
+
+
+def sounds(page: Any) -> list[str]:
+    return page.evaluate("window.baidaSounds.map(s => s.name)")
+
+
+def test_sounds_for_a_discard_a_claim_and_a_win_and_mute_stops_them(
+    web: Web, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    wall = scripted_wall("jiaxing", WIN_OR_PON["hands"], draws="8m9m",
+                         indicator=WIN_OR_PON["indicator"], extra=WIN_OR_PON["extra"])
+    install_scenario(web.hall, monkeypatch, Scenario(
+        config={"hands": 1, "options": {"allow_discard_win": True}}, wall=wall, policy=mo_qie))
+    page = web.page()
+    enter_as_guest(page, web.hall.base)
+    page.locator("#sound-toggle").click()  # muted
+    quick_play(page, "jiaxing")
+    assert wait_prompt(page)["kind"] == "turn"
+    page.locator(".hand .tile-btn.can[data-face='E']").click()
+    claim = wait_prompt(page)  # 下家 threw 8m: two discards, my turn's chime, all silent
+    assert claim["kind"] == "claim" and sounds(page) == []
+    page.locator("#sound-toggle").click()  # sound on (it says so with a chime)
+    assert sounds(page) == ["turn"]
+    page.keyboard.press("p")  # 和 is offered too: the guard asks, X confirms the 碰
+    page.locator(".modal.guard").wait_for()
+    page.keyboard.press("x")
+    page.wait_for_selector(".seat-bottom .meld-pon")
+    assert wait_prompt(page)["kind"] == "turn"
+    page.locator(".hand .tile-btn.can[data-face='9m']").first.click()
+    win = wait_prompt(page)  # 下家 threw 9m: I win on it
+    assert "win" in win["types"]
+    page.keyboard.press("w")
+    page.locator(".modal.settlement").wait_for()
+    played = sounds(page)
+    assert played[:2] == ["turn", "pon"], played
+    rest = played[2:]
+    assert rest.index("discard") < rest.index("win"), played
+    assert rest.count("discard") >= 2  # mine and 下家's
+    page.locator("#sound-toggle").click()  # muted again: nothing more plays
+    before = len(sounds(page))
+    page.evaluate("import('/static/js/sound.js').then(m => m.play('discard'))")
+    page.wait_for_timeout(100)
+    assert len(sounds(page)) == before

@@ -1,8 +1,12 @@
 // Short sounds made with WebAudio (no files): a discard, each claim, a win, your turn. The
-// mute switch is remembered in localStorage.
+// mute switch is remembered in localStorage. ``window.baidaSounds`` lists the last sounds
+// played (name and time), for tests and the curious; a muted page plays and lists nothing.
 
 let ctx = null;
 let muted = false;
+const PLAYED_KEPT = 200;
+const played = [];
+window.baidaSounds = played;
 try { muted = localStorage.getItem("baida.muted") === "1"; } catch { /* default: sound on */ }
 
 export function isMuted() {
@@ -70,7 +74,10 @@ const SOUNDS = {
 /** Play one of the sounds (nothing when muted or without WebAudio). */
 export function play(name) {
   const fn = SOUNDS[name];
-  const ac = fn && audio();
+  if (!fn || muted) return;
+  played.push({ name, at: Date.now() });
+  if (played.length > PLAYED_KEPT) played.shift();
+  const ac = audio();
   if (!ac) return;
   try { fn(ac); } catch { /* a sound must never break the game */ }
 }

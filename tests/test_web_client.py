@@ -285,9 +285,11 @@ def test_the_santan_warning_and_dialog(web: Web, monkeypatch: pytest.MonkeyPatch
     assert summary.locator(".cb-pair").inner_text() == "下家与对家互为承包"
     mine = summary.locator(".cb-seat.gaveup[data-seat='0']")
     assert mine.locator("s").inner_text() == "你" and "放弃" in mine.inner_text()
-    struck = "e => getComputedStyle(e).textDecorationLine"
-    assert mine.locator("s").evaluate(struck) == "line-through"
-    assert page.locator(".seat-bottom .seat-who").evaluate(struck) == "line-through"
+    struck = "q => getComputedStyle(document.querySelector(q)).textDecorationLine"  # at once:
+    # the board is redrawn with every event, so a located element may be gone when asked
+    assert page.evaluate(struck, ".chengbao-summary .cb-seat.gaveup[data-seat='0'] s") == \
+        "line-through"
+    assert page.evaluate(struck, ".seat-bottom .seat-who") == "line-through"
     other = ".chengbao-summary .cb-seat[data-seat='3']"
     page.wait_for_function("q => (e => e && e.textContent.includes('坚持'))"
                            "(document.querySelector(q))", arg=other)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -53,6 +54,41 @@ class SocketWriter(Protocol):
         ...
 
 
+class _Flusher:
+    """Writes every connection that has something queued, once per turn of its event loop:
+    one callback for all of them (not one per connection)."""
+
+    __slots__ = ("loop", "dirty", "due")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.dirty: list[Connection] = []
+        self.due = False
+
+    def add(self, conn: Connection) -> None:
+        self.dirty.append(conn)
+        if not self.due:
+            self.due = True
+            self.loop.call_soon(self.run)
+
+    def run(self) -> None:
+        self.due = False
+        dirty, self.dirty = self.dirty, []
+        for conn in dirty:
+            conn._flush()
+
+
+_FLUSHERS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Flusher] = (
+    weakref.WeakKeyDictionary())
+
+
+def _flusher(loop: asyncio.AbstractEventLoop) -> _Flusher:
+    flusher = _FLUSHERS.get(loop)
+    if flusher is None:
+        flusher = _FLUSHERS[loop] = _Flusher(loop)
+    return flusher
+
+
 class Connection:
     """A table-bound WebSocket; ``send`` never blocks."""
 
@@ -71,7 +107,7 @@ class Connection:
         self.batch = False  # the client takes several messages in one frame (a JSON array)
         self._writer = writer
         self._now = now
-        self._loop = loop or asyncio.get_running_loop()
+        self._flusher = _flusher(loop or asyncio.get_running_loop())
         self._pending: list[str] = []  # encoded messages not yet written
         self._flush_due = False  # a flush is scheduled for this turn of the loop
         self._close_args: tuple[int, str] | None = None
@@ -102,7 +138,7 @@ class Connection:
         self._pending.append(text)
         if not self._flush_due:
             self._flush_due = True
-            self._loop.call_soon(self._flush)
+            self._flusher.add(self)
 
     def allow(self) -> bool:
         """Spend one token of the rate limit; False when the client is flooding."""
@@ -127,7 +163,7 @@ class Connection:
         self._close_args = (code, reason)
         if not self._flush_due:
             self._flush_due = True
-            self._loop.call_soon(self._flush)
+            self._flusher.add(self)
 
     def lost(self) -> None:
         """The peer went away: nothing more is written."""

@@ -260,10 +260,24 @@ async def client(base: str, ws_base: str, table: LoadTable, table_id: int, seat:
     await transport.wait_disconnected()
 
 
+async def post(http: Any, path: str, **kwargs: Any) -> Any:
+    """POST, once more on a fresh connection if the hall closed the kept-alive one first (it
+    closes idle connections after a few seconds; a busy client can be that slow)."""
+    import httpx
+
+    for attempt in (1, 2, 3):
+        try:
+            return await http.post(path, **kwargs)
+        except (httpx.RemoteProtocolError, httpx.ReadError, httpx.ConnectError):
+            if attempt == 3:
+                raise
+    raise AssertionError("unreachable")
+
+
 async def guest(http: Any) -> tuple[str, str]:
     """A new guest session (the client keeps no cookie between guests)."""
     http.cookies.clear()
-    r = await http.post("/api/guest")
+    r = await post(http, "/api/guest")
     r.raise_for_status()
     cookie = "; ".join(f"{k}={v}" for k, v in r.cookies.items())
     http.cookies.clear()
@@ -288,7 +302,7 @@ async def play_tables(base: str, tables: int, args: dict[str, Any], conn: Any) -
     async def one_table(i: int) -> None:
         async with sem, httpx.AsyncClient(base_url=base, timeout=120) as http:
             cookies = [await guest(http) for _ in range(4)]
-            r = await http.post("/api/tables", json={
+            r = await post(http, "/api/tables", json={
                 "ruleset": args["ruleset"], "hands": 64, "timing": timing,
             }, headers={"Cookie": cookies[0][0], "X-CSRF-Token": cookies[0][1]})
             r.raise_for_status()

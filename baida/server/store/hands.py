@@ -23,7 +23,7 @@ from .database import Sessions
 from .errors import HandStateError, InvalidRequest, NotFound
 from .ledger import Ledger, Settlement
 from .models import HandAction, HandRow, HandSeat, MatchRow, User
-from .tables import RULESETS, check_seats, load_match, require_users, update_match
+from .tables import RULESETS, check_seats, match_update, require_users
 
 
 @dataclass(frozen=True)
@@ -126,6 +126,39 @@ _RAW_VALUES = {"sqlite": "(?, ?, ?)", "postgresql": "(%s, %s, CAST(%s AS JSON))"
 _ROWS_PER_STATEMENT = 300  # 900 parameters, well inside both databases' limits
 
 
+_HANDS = HandRow.__table__
+_MATCHES = MatchRow.__table__
+_HAND_SEATS = HandSeat.__table__
+_INFO_COLUMNS = tuple(_HANDS.c[name] for name in (
+    "id", "match_id", "number", "ruleset", "commitment", "setup", "seats", "status",
+    "void_reason", "started_at"))
+
+
+def _statements(locks: bool) -> dict[str, Any]:
+    """The deal's and the hand end's statements, built once (``locks``: FOR UPDATE, where
+    the database has row locks; SQLite's writer holds the whole database already)."""
+
+    def locked(query: Any) -> Any:
+        return query.with_for_update() if locks else query
+
+    return {
+        "match_status": locked(select(_MATCHES.c.status).where(
+            _MATCHES.c.id == bindparam("match_id"))),
+        "dealt": select(_HANDS.c.id, _HANDS.c.commitment).where(
+            _HANDS.c.match_id == bindparam("match_id"), _HANDS.c.number == bindparam("number")),
+        "deal": _HANDS.insert().returning(_HANDS.c.id),
+        "hand": locked(select(*_INFO_COLUMNS).where(_HANDS.c.id == bindparam("hand_id"))),
+        "end": _HANDS.update().where(_HANDS.c.id == bindparam("hand_id")),
+    }
+
+
+_STATEMENTS = {False: _statements(False), True: _statements(True)}
+
+
+def _stmt(name: str, connection: Any) -> Any:
+    return _STATEMENTS[connection.dialect.name != "sqlite"][name]
+
+
 def _load(session: Session, hand_id: int, *, lock: bool = False) -> HandRow:
     query = select(HandRow).where(HandRow.id == hand_id)
     if lock:
@@ -175,26 +208,34 @@ class Hands:
         commitment = hashlib.sha256(bytes(seed)).hexdigest()
 
         def work(session: Session) -> HandInfo:
-            match = load_match(session, match_id, lock=True)
-            existing = session.scalar(select(HandRow).where(HandRow.match_id == match_id,
-                                                            HandRow.number == number))
+            # Core statements, not the ORM: a hall deals tens of hands a second
+            connection = session.connection()
+            status = connection.execute(_stmt("match_status", connection),
+                                        {"match_id": match_id}).scalar()
+            if status is None:
+                raise NotFound(f"no match with id {match_id}")
+            existing = connection.execute(_stmt("dealt", connection),
+                                          {"match_id": match_id, "number": number}).first()
             if existing is not None:
                 if existing.commitment != commitment:
                     raise HandStateError(f"hand {number} of match {match_id} was already "
                                          "dealt from another seed")
-                return hand_info(existing)
-            if match.status != "playing":
-                raise HandStateError(f"match {match_id} is {match.status}")
+                return hand_info(_load(session, existing.id))
+            if status != "playing":
+                raise HandStateError(f"match {match_id} is {status}")
             require_users(session, seats)
-            row = HandRow(match_id=match_id, number=number, ruleset=ruleset, seed=seed.hex(),
-                          commitment=commitment, setup=setup, seats=seats, status="playing",
-                          void_reason=None, record=None, result=None,
-                          started_at=self._clock(), ended_at=None)
-            session.add(row)
-            session.flush()
-            session.add_all(HandSeat(hand_id=row.id, seat=seat, user_id=user)
-                            for seat, user in enumerate(seats) if user is not None)
-            return hand_info(row)
+            started = self._clock()
+            hand_id = connection.execute(_stmt("deal", connection), {
+                "match_id": match_id, "number": number, "ruleset": ruleset,
+                "seed": seed.hex(), "commitment": commitment, "setup": setup, "seats": seats,
+                "status": "playing", "void_reason": None, "record": None, "result": None,
+                "started_at": started, "ended_at": None}).scalar_one()
+            people = [{"hand_id": hand_id, "seat": seat, "user_id": user}
+                      for seat, user in enumerate(seats) if user is not None]
+            if people:
+                connection.execute(_HAND_SEATS.insert(), people)
+            return HandInfo(hand_id, match_id, number, ruleset, commitment, setup, list(seats),
+                            "playing", None, None, started, None)
 
         return self._sessions.transact(work)
 
@@ -280,22 +321,35 @@ class Hands:
             raise InvalidRequest("record and result: JSON objects")
 
         def work(session: Session) -> FinishedHand:
-            row = _load(session, hand_id, lock=True)
+            connection = session.connection()
+            row = connection.execute(_stmt("hand", connection), {"hand_id": hand_id}).first()
+            if row is None:
+                raise NotFound(f"no hand with id {hand_id}")
             if row.status == "voided":
                 raise HandStateError(f"hand {hand_id} was voided")
             replayed = row.status == "ended"
             now = self._clock()
-            if not replayed:
-                row.status, row.record, row.result, row.ended_at = "ended", record, result, now
+            if replayed:
+                info = hand_info(_load(session, hand_id))
+            else:
+                connection.execute(_stmt("end", connection), {
+                    "hand_id": hand_id, "status": "ended", "record": record, "result": result,
+                    "ended_at": now})
+                info = HandInfo(row.id, row.match_id, row.number, row.ruleset, row.commitment,
+                                row.setup, list(row.seats), "ended", row.void_reason, result,
+                                row.started_at, now)
                 if match_state is not None or match_status is not None:
-                    update_match(load_match(session, row.match_id, lock=True), now,
-                                 match_state, match_status)
+                    values = match_update(now, match_state, match_status)
+                    done = connection.execute(_MATCHES.update().where(
+                        _MATCHES.c.id == row.match_id).values(**values)).rowcount
+                    if not done:
+                        raise NotFound(f"no match with id {row.match_id}")
             settlement = None
             if settle is not None:
                 settlement = self._ledger.writer(session, now).settle_hand(
                     settle.txn_key, settle.seats, settle.owed, settle.fee, hand_id)
             session.flush()
-            return FinishedHand(hand_info(row), settlement, replayed)
+            return FinishedHand(info, settlement, replayed)
 
         return self._sessions.transact(work)
 

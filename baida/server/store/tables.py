@@ -93,16 +93,24 @@ def load_match(session: Session, match_id: int, *, lock: bool = False) -> MatchR
     return row
 
 
-def update_match(row: MatchRow, now: datetime, state: dict[str, Any] | None,
-                 status: str | None) -> None:
-    """Store a match's new state and status (used by ``Hands.finish`` in its transaction)."""
+def match_update(now: datetime, state: dict[str, Any] | None,
+                 status: str | None) -> dict[str, Any]:
+    """The columns of a match's new state and status (checked), for an UPDATE."""
+    values: dict[str, Any] = {"updated_at": now}
     if state is not None:
-        row.state = _check_object("state", state)
+        values["state"] = _check_object("state", state)
     if status is not None:
         if status not in MATCH_STATUSES:
             raise InvalidRequest(f"status: one of {', '.join(MATCH_STATUSES)}, got {status!r}")
-        row.status = status
-    row.updated_at = now
+        values["status"] = status
+    return values
+
+
+def update_match(row: MatchRow, now: datetime, state: dict[str, Any] | None,
+                 status: str | None) -> None:
+    """Store a match's new state and status on its loaded row."""
+    for name, value in match_update(now, state, status).items():
+        setattr(row, name, value)
 
 
 class Tables:

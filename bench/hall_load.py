@@ -53,14 +53,18 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_hall(port: int, data: Path) -> subprocess.Popen[bytes]:
-    """``baida serve`` in its own process; its output goes to ``data/hall.log``."""
+def start_hall(port: int, data: Path, unpaced: bool = False) -> subprocess.Popen[bytes]:
+    """``baida serve`` in its own process; its output goes to ``data/hall.log``. Unpaced
+    clients answer at once, faster than a person's connection may send by default, so that
+    run raises the limit."""
     cmd = [sys.executable, "-m", "baida.cli", "serve", "--port", str(port), "--data", str(data),
            "--bot-workers", "0", "--log-level", "warning", "--starting-balance", "1000"]
+    if unpaced:
+        cmd += ["--client-rate", "10000", "--client-burst", "10000"]
     log = (data / "hall.log").open("wb")
     env = dict(os.environ)
     if os.environ.get("BAIDA_LOAD_DEBUG"):  # the hall logs every stall of its loop > 30 ms
-        env["BAIDA_STALL_MS"] = "30"
+        env["BAIDA_STALL_MS"] = os.environ.get("BAIDA_LOAD_STALL_MS", "30")
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
     deadline = time.time() + 120
     while time.time() < deadline:
@@ -402,7 +406,7 @@ def percentile(values: list[float], q: float) -> float:
 def run_level(tables: int, args: argparse.Namespace) -> dict[str, Any]:
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="baida-load-") as data:
-        hall = start_hall(port, Path(data))
+        hall = start_hall(port, Path(data), args.unpaced)
         base = f"http://127.0.0.1:{port}"
         try:
             idle_rss = rss_mb(hall.pid)

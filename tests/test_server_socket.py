@@ -184,3 +184,26 @@ async def test_the_database_process_commits_batches_and_survives_its_worker(tmp_
     finally:
         await log.close()
         store.close()
+
+
+@pytest.mark.parametrize("flags", [["--client-rate", "0"], ["--client-burst", "0.5"],
+                                   ["--client-rate", "20000"], ["--port", "0"]])
+def test_serve_refuses_limits_out_of_range(flags: list[str], capsys: pytest.CaptureFixture[str]
+                                           ) -> None:
+    from baida.cli import main
+
+    assert main(["serve", *flags]) == 2
+    assert "baida serve:" in capsys.readouterr().err
+
+
+def test_serve_passes_the_connection_limits_to_the_hall() -> None:
+    import argparse
+
+    from baida.server.serve_cli import add_arguments, settings_from
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    settings = settings_from(parser.parse_args(["--client-rate", "50", "--client-burst", "80"]))
+    assert (settings.client_rate, settings.client_burst) == (50.0, 80.0)
+    default = settings_from(parser.parse_args([]))
+    assert (default.client_rate, default.client_burst) == (8.0, 24.0)

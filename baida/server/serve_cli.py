@@ -27,6 +27,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="skip filling the evaluator tables at start")
     parser.add_argument("--secure-cookies", action="store_true",
                         help="mark cookies Secure (when served over HTTPS)")
+    parser.add_argument("--client-rate", type=float, default=8.0, metavar="N",
+                        help="messages a second one connection may send on average "
+                        "(default 8; more are refused, a flood is disconnected)")
+    parser.add_argument("--client-burst", type=float, default=24.0, metavar="N",
+                        help="... and at once (default 24)")
     parser.add_argument("--log-format", choices=("auto", "text", "json"), default="auto",
                         help="log lines as JSON objects or text (default auto: JSON unless "
                         "stderr is a terminal)")
@@ -45,6 +50,8 @@ def settings_from(args: argparse.Namespace) -> Any:
         bot_workers=args.bot_workers,
         warm_up=not args.no_warm_up,
         secure_cookies=args.secure_cookies,
+        client_rate=args.client_rate,
+        client_burst=args.client_burst,
     )
     if args.data is not None:
         settings.data_dir = args.data
@@ -62,6 +69,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.bot_workers < 0 or args.starting_balance < 0:
         print("baida serve: --bot-workers and --starting-balance are >= 0", file=sys.stderr)
+        return 2
+    if not (0 < args.client_rate <= 10_000 and 1 <= args.client_burst <= 10_000):
+        print("baida serve: --client-rate is in (0, 10000] and --client-burst in [1, 10000]",
+              file=sys.stderr)
         return 2
     setup_logging(args.log_format, args.log_level)
     settings = settings_from(args)

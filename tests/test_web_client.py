@@ -60,8 +60,8 @@ def test_a_whole_hand_against_three_bots(web: Web, ruleset: str) -> None:
     assert page.locator(".table-row .badge-jiaxing").count() >= 1  # rule badges
     assert page.locator(".table-row .badge-no_chi").count() >= 1
     quick_play(page, ruleset)
-    wild = page.locator(".hand .tile-btn.wild")
-    if wild.count():  # wilds leftmost and labelled with the wild's name
+    wild = page.locator(".hand .tile-btn.wild:not(.drawn)")
+    if wild.count():  # wilds leftmost (the tile just drawn apart) and labelled as wilds
         assert page.locator(".hand .tile-btn").first.get_attribute("class").count("wild")
         assert re.search(r"\((百搭|得)\)$", wild.first.get_attribute("aria-label"))
     turns = play_until_settlement(page)
@@ -132,7 +132,9 @@ def test_the_win_guard_and_the_settlement_with_every_item(
     page.wait_for_selector(".modal.guard")
     shot(page, f"guard-{ruleset}-zh-{DESKTOP['width']}")
     page.keyboard.press("Escape")
-    assert hand_faces(page) == before
+    # nothing was thrown (the order may differ: the tile just drawn is set apart once the
+    # hand's events overtake a snapshot, which does not say which tile was drawn)
+    assert sorted(hand_faces(page)) == sorted(before)
     assert page.evaluate("window.baidaTable.state.prompt.answered") is None
     page.keyboard.press("w")
     settlement = page.locator(".modal.settlement")

@@ -438,7 +438,7 @@ def test_the_sheng_phase_banner_in_wenling(web: Web, monkeypatch: pytest.MonkeyP
 def test_tuoguan_marker_take_back_and_a_quick_phrase(
     web: Web, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    timing = {**FAST, "turn": 1.5, "bank": 0.0, "bot_turn": 3.0}
+    timing = {**FAST, "turn": 2.5, "bank": 0.0, "bot_turn": 3.0}
     install_scenario(web.hall, monkeypatch, Scenario(config={"hands": 1, "timing": timing},
                                                       policy=mo_qie))
     page = web.page()

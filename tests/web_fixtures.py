@@ -1,6 +1,6 @@
 """The browser tests' fixtures, loaded as a plugin (``pytest_plugins = ["web_fixtures"]``):
 one Chromium and one live hall per test module, and ``web``, a page factory that fails the
-test on any console error."""
+test on any console error and closes the test's tables after it."""
 
 from __future__ import annotations
 
@@ -25,8 +25,10 @@ def hall(tmp_path_factory: pytest.TempPathFactory, browser: Any) -> Iterator[Liv
 
 @pytest.fixture
 def web(browser: Any, hall: LiveHall) -> Iterator[Web]:
+    tables = hall.table_ids()
     w = Web(browser, hall)
     yield w
     errors = w.errors()
     w.close()
+    hall.close_tables(keep=tables)
     assert not errors, errors

@@ -139,6 +139,21 @@ class LiveHall:
 
         return asyncio.run_coroutine_threadsafe(job(), self.loop).result(10)
 
+    def table_ids(self) -> set[int]:
+        return set(self.call(lambda: list(self.runtime.hall.tables)))
+
+    def close_tables(self, keep: set[int]) -> None:
+        """Close every table but ``keep``: a test's tables (and their bots, playing on for an
+        absent player) stop with it, and no later hand of theirs takes the next test's
+        scripted wall."""
+        hall: Hall = self.runtime.hall
+
+        async def job() -> None:
+            for table_id in [t for t in hall.tables if t not in keep]:
+                await hall.close_table(table_id, "the test is over")
+
+        asyncio.run_coroutine_threadsafe(job(), self.loop).result(30)
+
     def _install_quick_play(self) -> None:
         """Quick play here makes a table of the current scenario (short timings)."""
         hall: Hall = self.runtime.hall

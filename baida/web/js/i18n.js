@@ -73,6 +73,7 @@ const STRINGS = {
   "badge.hands": ["{n}局", "{n} hands"],
   "badge.rounds": ["{n}圈", "{n} rounds"],
   "badge.private": ["私人", "private"],
+  "badge.uniform_window": ["等时窗口", "even claim windows"],
   "status.waiting": ["等待中", "waiting"],
   "status.playing": ["对局中", "playing"],
   "status.between": ["局间", "between hands"],

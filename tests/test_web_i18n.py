@@ -1,0 +1,38 @@
+"""The browser client's strings: every badge the hall can put on a table has a label in both
+languages (the page would otherwise show the bare key, e.g. ``badge.uniform_window``)."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from pathlib import Path
+
+from baida.server.table_config import TableConfig
+
+I18N = Path(__file__).resolve().parents[1] / "baida" / "web" / "js" / "i18n.js"
+
+
+def _labels() -> dict[str, tuple[str, str]]:
+    text = I18N.read_text(encoding="utf-8")
+    pairs = re.findall(r'"(badge\.[a-z_]+)":\s*\["([^"]*)",\s*"([^"]*)"\]', text)
+    return {key: (zh, en) for key, zh, en in pairs}
+
+
+def test_every_badge_the_hall_gives_has_a_chinese_and_an_english_label() -> None:
+    labels = _labels()
+    seen: set[str] = set()
+    for ruleset, chi, discard_win, stakes, private, uniform, length in itertools.product(
+        ("jiaxing", "wenling"), (True, False), (True, False), ("points", "silver"),
+        (True, False), (True, False), ({"hands": 2}, {"rounds": 1}),
+    ):
+        jiaxing = {"allow_chi": chi, "allow_discard_win": discard_win}
+        options = jiaxing if ruleset == "jiaxing" else {}
+        config = TableConfig.from_json({
+            "ruleset": ruleset, "options": options, "stakes": stakes, "private": private,
+            "timing": {"uniform_window": uniform}, **length,
+        })
+        seen |= {badge.split(":")[0] for badge in config.badges()}
+    assert "uniform_window" in seen and "no_chi" in seen
+    missing = sorted(key for key in seen if f"badge.{key}" not in labels)
+    assert not missing, f"badges without a label in i18n.js: {missing}"
+    assert all(zh and en and zh != en for zh, en in (labels[f"badge.{k}"] for k in seen))

@@ -716,3 +716,53 @@ def test_sounds_for_a_discard_a_claim_and_a_win_and_mute_stops_them(
     page.evaluate("import('/static/js/sound.js').then(m => m.play('discard'))")
     page.wait_for_timeout(100)
     assert len(sounds(page)) == before
+
+
+# ------------------------------------------------------------------ a whole match
+
+
+def test_a_whole_match_to_the_final_standings_and_play_again(
+    web: Web, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two hands (a scripted 天和, then a dealt hand played from the page) to the match's end:
+    the last settlement shows the final standings, the totals the hall keeps, and 再来一场
+    starts the next match at the same table."""
+    wall = scripted_wall("jiaxing", TIANHU["hands"], indicator=TIANHU["indicator"],
+                         extra=TIANHU["extra"])
+    install_scenario(web.hall, monkeypatch, Scenario(
+        config={"hands": 2, "timing": {**FAST, "between_hands": 30.0}}, wall=wall, policy=mo_qie))
+    page = web.page()
+    enter_as_guest(page, web.hall.base)
+    quick_play(page, "jiaxing")
+    assert "win" in wait_prompt(page)["types"]
+    page.keyboard.press("w")
+    settlement = page.locator(".modal.settlement")
+    settlement.locator(".st-links").wait_for()
+    assert settlement.locator(".standings").count() == 0  # one hand of two: no standings yet
+    settlement.locator("[data-act='continue-hand']").click()  # 准备下一局
+    assert settlement.count() == 0
+    page.wait_for_function("(s => s.view && s.view.phase !== 'ended')(window.baidaTable.state)",
+                           timeout=30000)
+    play_until_settlement(page, timeout=240.0)
+    settlement.locator(".standings").wait_for(timeout=30000)
+    assert "最终排名" in settlement.inner_text()
+    shown = settlement.locator(".standings li").all_inner_texts()
+    totals = page.evaluate("window.baidaTable.state.match.totals")
+    assert len(shown) == 4 and sum(totals) == 0
+    # the player's own total is what the hall stored for the match's two hands
+    table_id = page.evaluate("window.baidaTable.state.table.id")  # a new table: this match's
+    hands = page.evaluate("fetch('/api/me/hands').then(r => r.json())")["hands"]
+    mine = [h for h in hands if h["table_id"] == table_id]
+    assert len(mine) == 2
+    total = sum(h["payment"] for h in mine)
+    seat = page.evaluate("window.baidaTable.state.seat")
+    assert totals[seat] == total
+    me = settlement.locator(".standings li.me").inner_text()
+    assert me.endswith(f"{total:+d}" if total else "0"), (me, totals)
+    shot(page, f"match-over-zh-{DESKTOP['width']}")
+    last_hand = page.evaluate("window.baidaTable.state.handId")
+    settlement.locator("[data-act='again']").click()  # 再来一场: ready for the next match
+    assert settlement.count() == 0
+    prompt = wait_prompt(page, timeout=60.0)  # the bots are ready: a new match deals
+    assert not prompt.get("settlement")
+    assert page.evaluate("window.baidaTable.state.handId") != last_hand

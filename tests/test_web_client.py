@@ -132,8 +132,9 @@ def test_the_win_guard_and_the_settlement_with_every_item(
     page.wait_for_selector(".modal.guard")
     shot(page, f"guard-{ruleset}-zh-{DESKTOP['width']}")
     page.keyboard.press("Escape")
-    # nothing was thrown (the order may differ: the tile just drawn is set apart once the
-    # hand's events overtake a snapshot, which does not say which tile was drawn)
+    # nothing was thrown (the order may differ: the dealer's 17th tile is sorted in when the
+    # hand is followed from its deal event, which does not say which tile it was, but set
+    # apart as drawn when the page took a snapshot, whose view says so)
     assert sorted(hand_faces(page)) == sorted(before)
     assert page.evaluate("window.baidaTable.state.prompt.answered") is None
     page.keyboard.press("w")

@@ -28,6 +28,7 @@ class FailingStore:
     def __init__(self, inner: Any) -> None:
         self.inner = inner
         self.down = False
+        self.writes_down = False  # the other writes (a match's start) fail too
         self.failures = 0
 
     async def append_actions(self, hand_id: int, rows: Any) -> None:
@@ -37,6 +38,9 @@ class FailingStore:
         await self.inner.append_actions(hand_id, rows)
 
     async def write(self, fn: Any, *args: Any) -> Any:
+        if self.writes_down:
+            self.failures += 1
+            raise OSError("disk I/O error (a test's failing store)")
         return await self.inner.write(fn, *args)
 
     async def call(self, op: str, *args: Any, **kwargs: Any) -> Any:
@@ -105,6 +109,40 @@ async def test_nothing_an_unsaved_action_caused_is_sent(tmp_path: Path) -> None:
             assert stored_actions(hall, hand_id) == len(actor.driver.round.actions)
         await me.close()
         await watcher.close()
+
+
+async def test_a_match_whose_start_cannot_be_stored_starts_when_the_store_is_back(
+    tmp_path: Path,
+) -> None:
+    async with running_hall(tmp_path) as hall:
+        me = await Client(hall).guest()
+        r = await me.post("/api/tables", {"ruleset": "jiaxing", "hands": 1, "timing": TIMING})
+        table_id = r.json()["table"]["id"]
+        await me.open(table_id)
+        await me.send({"type": "sit", "seat": 0})
+        await hall.quiet([me])
+        await me.send({"type": "add_bots"})
+        await hall.quiet([me])
+        actor = hall.runtime.hall.get(table_id)
+        store = FailingStore(actor.db)
+        actor.db = store
+        store.writes_down = True
+        seen = len(me.log)
+        await me.send({"type": "ready"})
+        await hall.quiet([me])
+        assert store.failures == 1
+        assert actor.driver is None and actor.match_id is None  # nothing half-started
+        await hall.advance(3.0, [me])
+        assert store.failures > 3  # tried again by itself, with backoff
+        assert STORAGE_DOWN in me.log[seen:]
+        assert not [m for m in me.log[seen:] if m["type"] in ("events", "prompt", "snapshot")]
+        store.writes_down = False
+        await hall.advance(6.0, [me])
+        assert me.of_type("notice")[-1] == STORAGE_BACK
+        assert actor.driver is not None and actor.match_id is not None
+        assert await my_turn(hall, me, stop_at_hand_end=True) is not None or \
+            me.of_type("hand_result")  # the hand was dealt and plays
+        await me.close()
 
 
 async def play_to_result(hall: Hall, me: Client) -> dict[str, Any]:

@@ -456,16 +456,23 @@ class TableActor:
     async def _start_match(self) -> None:
         if self.status != WAITING or any(s.empty for s in self.seats) or not self._all_ready():
             return
+        if self._outage is not None and self.clock.now() < self._outage.retry_at:
+            return  # the store is failing: the start is tried again at the retry
         cfg = self.config
         match = Match(cfg.ruleset, cfg.options, base=cfg.base, hands=cfg.hands,
                       rounds=cfg.rounds)
+        seats = self._seat_users()
+        state = match.state()
+        try:
+            info = await self.db.write(lambda s: s.tables.start_match(self.id, seats, state))
+        except Exception as exc:
+            self._store_failed(exc, f"the start of a match at table {self.id}")
+            return
+        self._store_ok()
         modes = [SeatMode.BOT if s.bot else SeatMode.PLAYER for s in self.seats]
         self.driver = TableDriver(match, timing=cfg.timing, modes=modes,
                                   first_seq=self._last_seq + 1)
         self.driver.on_applied = self._applied
-        seats = self._seat_users()
-        state = match.state()
-        info = await self.db.write(lambda s: s.tables.start_match(self.id, seats, state))
         self.match_id = info.id
         self.status = BETWEEN
         await self._next_hand()
@@ -642,8 +649,8 @@ class TableActor:
             if self.clock.now() < outage.retry_at or not await self._save_actions():
                 self._schedule()
                 return
-            if self._outage is not None and self.status == BETWEEN:
-                self._maybe_start()  # the deal that failed is tried again
+            if self._outage is not None and self.status in (WAITING, BETWEEN):
+                self._maybe_start()  # the start or the deal that failed is tried again
         driver = self.driver
         now = self.clock.now()
         if driver is not None and self.status == PLAYING:

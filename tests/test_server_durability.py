@@ -145,6 +145,35 @@ async def test_a_match_whose_start_cannot_be_stored_starts_when_the_store_is_bac
         await me.close()
 
 
+async def test_an_escape_that_cannot_be_stored_is_refused_and_pays_once_when_sent_again(
+    tmp_path: Path,
+) -> None:
+    async with running_hall(tmp_path, starting_balance=400) as hall:
+        me = await Client(hall).guest()
+        table_id = await table_with_bots(hall, me, stakes="silver", base=1, escape_penalty=30)
+        await my_turn(hall, me)
+        actor = hall.runtime.hall.get(table_id)
+        store = FailingStore(actor.db)
+        actor.db = store
+        store.writes_down = True
+        await me.send({"type": "stand", "escape": True})
+        await hall.quiet([me])
+        refusal = me.last("refused")
+        assert refusal["code"] == "not_allowed" and "try again" in refusal["message"]
+        assert actor.seats[0].user is not None and not actor.seats[0].escaped
+        assert actor.driver.modes[0].value == "player"  # still theirs, not a bot's
+        ledger = hall.runtime.store.ledger
+        uid = me.me["id"]
+        assert not [e for e in ledger.history(uid, limit=50) if e.kind == "penalty"]
+        store.writes_down = False
+        await me.send({"type": "stand", "escape": True})
+        await hall.quiet([me])
+        assert actor.seats[0].escaped
+        penalties = [e for e in ledger.history(uid, limit=50) if e.kind == "penalty"]
+        assert [e.amount for e in penalties] == [-30]
+        await me.close()
+
+
 async def play_to_result(hall: Hall, me: Client) -> dict[str, Any]:
     """Answer every prompt (a win or a pass if offered, else the last action) until the
     next ``hand_result``."""

@@ -351,7 +351,13 @@ class TableActor:
             return
         if not msg.escape:
             raise Refused("not_allowed", "leaving during a match is an escape: send escape")
-        await self._escape(seat, conn)
+        try:
+            await self._escape(seat, conn)
+        except Exception as exc:  # the store failed: the seat stays; a retry pays once
+            log.warning("table %s: an escape from seat %s could not be stored: %s", self.id,
+                        seat, exc, exc_info=exc)
+            raise Refused("not_allowed", "your leaving could not be recorded just now; you "
+                          "still have your seat; try again") from None
 
     def _on_ready(self, conn: Connection, msg: P.Ready) -> None:
         seat = conn.seat

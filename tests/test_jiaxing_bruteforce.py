@@ -553,6 +553,21 @@ def test_scorer_matches_reference_with_a_second_triplet_of_a_held_kind(obj):
     _check(obj)
 
 
+def test_the_universal_wait_check_tries_a_fifth_copy_of_an_honour_held_four_times():
+    """Found by the property test above: a 抢杠 under ``universal_wait`` tries every kind as a
+    hypothetical 14th tile, a fifth N beside NNNN too; the scorer once failed on it."""
+    obj = {
+        "ruleset": "jiaxing", "indicator": "E", "winner": "N", "round_wind": "N",
+        "options": {"require_pattern": False, "qianggang_forbid": "universal_wait",
+                    "gaveup_can_win": True},
+        "hand": {"concealed": "*1m*1m*3mNNNN1m2m1m", "melds": []},
+        "win_tile": "C", "win_by": "rob_kong", "from": "E",
+    }
+    _check(obj)
+    got = score(parse_request(obj))
+    assert not got["legal"] and "wins on any tile" in got["reason"]
+
+
 def test_reference_reads_wilds_as_a_second_triplet_of_a_held_kind():
     """RULES.md J-A18's own example: East seat, East round, EEE and three 百搭 read as EEE
     score 门风 and 风圈 twice (2 + 2), beating 红中刻 (1) for the wilds."""

@@ -190,12 +190,14 @@ def suit_faces(
 
 # per honour count: (wilds, pair, natural triplets, triplets with a wild, wild faces); four
 # tiles and two wilds are two triplets, the second with wilds (J-A18: a 5th copy). A triplet of
-# wilds alone beside a natural one is a free group (``_FreeGroups``).
+# wilds alone beside a natural one is a free group (``_FreeGroups``). Five: the 抢杠 test of a
+# universal wait adds a hypothetical tile to each kind, a fifth one to a kind held four times.
 _HONOUR_CHOICES: dict[int, tuple[tuple[int, int, int, int, int], ...]] = {
     1: ((1, 1, 0, 0, 1), (2, 0, 0, 1, 2)),
     2: ((0, 1, 0, 0, 0), (1, 0, 0, 1, 1)),
     3: ((0, 0, 1, 0, 0),),
     4: ((1, 1, 1, 0, 1), (2, 0, 1, 1, 2)),
+    5: ((0, 1, 1, 0, 0), (1, 0, 1, 1, 1)),
 }
 
 

@@ -100,6 +100,12 @@ def test_events_are_redacted_per_seat() -> None:
         assert event.for_seat(event.seat)["tiles"] is not None
         assert event.for_seat((event.seat + 1) % 4)["tiles"] is None
         assert event.for_seat(None)["tiles"] is None
+    # the dealer's deal says which tile is its extra one, as its view does; nobody else sees it
+    dealer_deal = next(e for e in deals if e.seat == rnd.dealer)
+    own = rnd.view(rnd.dealer).players[rnd.dealer]
+    assert own.drawn is not None and dealer_deal.for_seat(rnd.dealer)["drawn"] == own.drawn
+    assert all(dealer_deal.for_seat(s)["drawn"] is None for s in (None, *range(1, 4)))
+    assert all(e.to_json()["drawn"] is None for e in deals if e.seat != rnd.dealer)
     start = rnd.events[0].to_json()
     assert start["commitment"] == rnd.commitment and "seed" not in start
     act(rnd, "discard", rnd.dealer, tile=rnd.view(rnd.dealer).players[rnd.dealer].concealed[0])

@@ -124,6 +124,7 @@ def play(ruleset: str, seed: int, options: dict, check: bool = True) -> Round:
                 shown = event.for_seat(viewer)
                 if event.type in ("draw", "deal", "akong") and viewer != event.seat:
                     assert shown.get("tile") is None and shown.get("tiles") is None
+                    assert shown.get("drawn") is None
     assert rnd.tile_census() == TOTAL[ruleset]
     check_views(rnd)
     return rnd

@@ -28,7 +28,7 @@ pytestmark = pytest.mark.anyio
 FAST = {"pause": 0.05, "claim": 3.0, "turn": 5.0, "bank": 0.0, "santan": 3.0,
         "bot_turn": 0.02, "bot_claim": 0.01, "between_hands": None}
 STARTING = 1000
-PRIVATE = {"deal": "tiles", "draw": "tile", "akong": "tile"}
+PRIVATE = {"deal": ("tiles", "drawn"), "draw": ("tile",), "akong": ("tile",)}
 
 
 @pytest.fixture
@@ -90,9 +90,9 @@ def seen_events(client: Client) -> dict[int, dict[str, Any]]:
 
 
 def redacted(event: dict[str, Any], seat: int) -> dict[str, Any]:
-    key = PRIVATE.get(event["type"])
-    if key is not None and event["seat"] != seat:
-        return {**event, key: None}
+    keys = PRIVATE.get(event["type"])
+    if keys is not None and event["seat"] != seat:
+        return {**event, **dict.fromkeys(keys)}
     return event
 
 

@@ -14,6 +14,9 @@ from test_server_protocol import validate
 
 pytestmark = pytest.mark.anyio
 
+# what only an event's own seat may see (written here, not taken from the engine)
+PRIVATE = {"deal": ("tiles", "drawn"), "draw": ("tile",), "akong": ("tile",)}
+
 
 @pytest.fixture
 def anyio_backend() -> str:
@@ -64,8 +67,8 @@ def leaks(seat: int | None, messages: list[dict[str, Any]]) -> list[str]:
             for event in message["events"]:
                 if event["type"] == "hand_start":
                     ended = False
-                private = {"deal": "tiles", "draw": "tile", "akong": "tile"}.get(event["type"])
-                if private and event.get("seat") != seat and event.get(private) is not None:
+                private = PRIVATE.get(event["type"], ())
+                if event.get("seat") != seat and any(event.get(k) is not None for k in private):
                     found.append(f"message {n}: seat {event['seat']}'s {event['type']}")
                 if event["type"] == "hand_end":
                     ended = True

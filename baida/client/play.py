@@ -46,6 +46,7 @@ class HandTracker:
         kind, tile = event["type"], event.get("tile")
         if kind == "deal":
             self.tiles = list(event.get("tiles") or [])
+            self.drawn = event.get("drawn")  # the dealer's extra tile (null for the others)
         elif kind == "hand_start":
             self.wilds = list(event.get("wilds") or [])
         elif kind == "draw" and tile:

@@ -7,9 +7,12 @@ from typing import Any
 
 from .errors import MalformedAction
 
-# Event types whose tile data only their own seat sees (until the hand ends for akong).
-_PRIVATE_TILE = {"draw": "tile", "deal": "tiles", "akong": "tile"}
-PRIVATE_EVENTS = frozenset(_PRIVATE_TILE)  # types whose JSON differs between seats
+# Event types whose tile data only their own seat sees (until the hand ends for akong): the
+# dealer's ``deal`` also says which of its tiles is the extra one, ``drawn`` (null elsewhere).
+PRIVATE_FIELDS: dict[str, tuple[str, ...]] = {
+    "draw": ("tile",), "deal": ("tiles", "drawn"), "akong": ("tile",),
+}
+PRIVATE_EVENTS = frozenset(PRIVATE_FIELDS)  # types whose JSON differs between seats
 
 
 @dataclass(slots=True)
@@ -28,9 +31,10 @@ class Event:
     def for_seat(self, seat: int | None) -> dict[str, Any]:
         """The JSON that ``seat`` (None: a spectator) may see."""
         out = self.to_json()
-        key = _PRIVATE_TILE.get(self.type)
-        if key is not None and seat != self.seat:
-            out[key] = None
+        keys = PRIVATE_FIELDS.get(self.type)
+        if keys is not None and seat != self.seat:
+            for key in keys:
+                out[key] = None
         return out
 
     @classmethod

@@ -391,7 +391,9 @@ class Round:
         for i in range(4):
             seat = (self.dealer + i) % 4
             tiles = self.concealed(seat)
-            self._emit("deal", seat, tiles=[tile_str(t) for t in tiles], count=len(tiles))
+            drawn = tile_str(extra) if seat == self.dealer else None  # the dealer's extra tile
+            self._emit("deal", seat, tiles=[tile_str(t) for t in tiles], count=len(tiles),
+                       drawn=drawn)
         self._after_deal()
         self.phase = TURN
         self.turn = self.dealer

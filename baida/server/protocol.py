@@ -254,12 +254,15 @@ class HandStartEvent(_Event):
 
 
 class DealEvent(_Event):
-    """A seat's dealt tiles (``tiles`` null for another seat's)."""
+    """A seat's dealt tiles (``tiles`` null for another seat's); ``drawn``: the dealer's
+    extra tile, which its first turn treats as drawn (null for every other seat, and for
+    anyone but the dealer)."""
 
     type: Literal["deal"]
     seat: Seat
     tiles: Faces | None
     count: int
+    drawn: Face | None
 
 
 class DrawEvent(_Event):

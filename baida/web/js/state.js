@@ -81,7 +81,7 @@ export function applyEvent(view, event) {
       p.concealed_count = event.count ?? (event.tiles ? event.tiles.length : 0);
       if (event.tiles) p.concealed = sortFaces(event.tiles, view.wilds);
       view.wall_remaining -= p.concealed_count;
-      if (seat === view.dealer) p.drawn = null;
+      if (seat === view.dealer) p.drawn = event.drawn ?? null;  // the extra tile (own seat only)
       break;
     case "flower":
       take(view, p, event.tile);

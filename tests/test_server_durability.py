@@ -116,13 +116,7 @@ async def test_a_match_whose_start_cannot_be_stored_starts_when_the_store_is_bac
 ) -> None:
     async with running_hall(tmp_path) as hall:
         me = await Client(hall).guest()
-        r = await me.post("/api/tables", {"ruleset": "jiaxing", "hands": 1, "timing": TIMING})
-        table_id = r.json()["table"]["id"]
-        await me.open(table_id)
-        await me.send({"type": "sit", "seat": 0})
-        await hall.quiet([me])
-        await me.send({"type": "add_bots"})
-        await hall.quiet([me])
+        table_id = await table_with_bots(hall, me, ready=False, hands=1)
         actor = hall.runtime.hall.get(table_id)
         store = FailingStore(actor.db)
         actor.db = store

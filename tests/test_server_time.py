@@ -20,8 +20,9 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-async def table_with_bots(hall: Hall, me: Client, ruleset: str = "jiaxing",
-                          **config: Any) -> int:
+async def table_with_bots(hall: Hall, me: Client, ruleset: str = "jiaxing", *,
+                          ready: bool = True, **config: Any) -> int:
+    """A table ``me`` sits at (seat 0) with three bots; the match starts when ``ready``."""
     r = await me.post("/api/tables", {"ruleset": ruleset, "hands": 2, "timing": TIMING,
                                       **config})
     assert r.status_code == 201, r.text
@@ -30,7 +31,8 @@ async def table_with_bots(hall: Hall, me: Client, ruleset: str = "jiaxing",
     await me.send({"type": "sit", "seat": 0})
     await hall.quiet([me])
     await me.send({"type": "add_bots"})
-    await me.send({"type": "ready"})
+    if ready:
+        await me.send({"type": "ready"})
     await hall.quiet([me])
     return table_id
 

@@ -625,14 +625,14 @@ def test_a_whole_hand_at_phone_size_without_horizontal_overflow(
 # ------------------------------------------------------------------ the settlement stays
 
 
-def test_the_settlement_stays_through_keys_and_folds_away_when_the_next_hand_needs_me(
-    web: Web, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def won_tianhu(
+    web: Web, monkeypatch: pytest.MonkeyPatch, config: dict[str, Any]
+) -> tuple[Any, Any]:
+    """Quick play (``config``) dealt the scripted 天和, won with W: (page, its settlement once
+    stored)."""
     wall = scripted_wall("jiaxing", TIANHU["hands"], indicator=TIANHU["indicator"],
                          extra=TIANHU["extra"])
-    install_scenario(web.hall, monkeypatch, Scenario(
-        config={"hands": 2, "timing": {**FAST, "between_hands": 2.5, "turn": 60.0}},
-        wall=wall, policy=mo_qie))
+    install_scenario(web.hall, monkeypatch, Scenario(config=config, wall=wall, policy=mo_qie))
     page = web.page()
     enter_as_guest(page, web.hall.base)
     quick_play(page, "jiaxing")
@@ -640,6 +640,14 @@ def test_the_settlement_stays_through_keys_and_folds_away_when_the_next_hand_nee
     page.keyboard.press("w")
     settlement = page.locator(".modal.settlement")
     settlement.locator(".st-links").wait_for()
+    return page, settlement
+
+
+def test_the_settlement_stays_through_keys_and_folds_away_when_the_next_hand_needs_me(
+    web: Web, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    page, settlement = won_tianhu(web, monkeypatch, {
+        "hands": 2, "timing": {**FAST, "between_hands": 2.5, "turn": 60.0}})
     formula = settlement.locator(".st-formula").inner_text()
     for key in ["Enter", " ", "Escape", "w", "p", "x", "ArrowLeft", "Tab", "Enter"]:
         page.keyboard.press(key)
@@ -727,17 +735,8 @@ def test_a_whole_match_to_the_final_standings_and_play_again(
     """Two hands (a scripted 天和, then a dealt hand played from the page) to the match's end:
     the last settlement shows the final standings, the totals the hall keeps, and 再来一场
     starts the next match at the same table."""
-    wall = scripted_wall("jiaxing", TIANHU["hands"], indicator=TIANHU["indicator"],
-                         extra=TIANHU["extra"])
-    install_scenario(web.hall, monkeypatch, Scenario(
-        config={"hands": 2, "timing": {**FAST, "between_hands": 30.0}}, wall=wall, policy=mo_qie))
-    page = web.page()
-    enter_as_guest(page, web.hall.base)
-    quick_play(page, "jiaxing")
-    assert "win" in wait_prompt(page)["types"]
-    page.keyboard.press("w")
-    settlement = page.locator(".modal.settlement")
-    settlement.locator(".st-links").wait_for()
+    page, settlement = won_tianhu(web, monkeypatch,
+                                  {"hands": 2, "timing": {**FAST, "between_hands": 30.0}})
     assert settlement.locator(".standings").count() == 0  # one hand of two: no standings yet
     settlement.locator("[data-act='continue-hand']").click()  # 准备下一局
     assert settlement.count() == 0

@@ -156,3 +156,23 @@ def test_views_do_not_tell_who_may_claim() -> None:
     act(rnd, "discard", 0, tile="3p")
     assert rnd.to_act == (1, 3)
     assert [rnd.view(s).to_act for s in (None, 0, 1, 2, 3)] == [[], [], [1], [], [3]]
+
+
+def test_the_dealers_extra_tile_looks_the_same_to_the_others_whatever_it_is() -> None:
+    """Two deals that differ only in the dealer's extra tile (swapped with a tile of seat 2):
+    seat 1 and a spectator receive the same deal events and the same view; the dealer's own
+    deal event and view say which tile it is."""
+    wall = list(Round.from_seed("jiaxing", b"two deals").wall)
+    extra, other = 4 * 13, 2 * 13  # dealer 0: 13 tiles a seat from the head, then the extra
+    k = next(i for i in range(other, other + 13) if wall[i] != wall[extra])
+    swapped = list(wall)
+    swapped[extra], swapped[k] = swapped[k], swapped[extra]
+    a, b = (Round.from_wall("jiaxing", w, (1, 2)) for w in (wall, swapped))
+    assert a.drawn[0] != b.drawn[0]
+    for viewer in (1, 3, None):
+        assert [e.for_seat(viewer) for e in a.events] == [e.for_seat(viewer) for e in b.events]
+        assert a.view(viewer).to_json() == b.view(viewer).to_json()
+    dealer_deal = [next(e for e in r.events if e.type == "deal" and e.seat == 0) for r in (a, b)]
+    assert [d.for_seat(0)["drawn"] for d in dealer_deal] == [
+        r.view(0).players[0].drawn for r in (a, b)
+    ]

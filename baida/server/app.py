@@ -41,6 +41,21 @@ class HallApp:
         await self.app(scope, receive, send)
 
 
+def hall_server(config: Any, url: str) -> Any:
+    """A ``uvicorn.Server`` for ``config`` that prints ``baida hall: URL`` once it accepts
+    connections (after the lifespan startup *and* the bind), so whoever waits for that line
+    can connect at once; nothing is printed when the startup fails (a taken port, say)."""
+    import uvicorn
+
+    class HallServer(uvicorn.Server):
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets=sockets)
+            if self.started and not self.should_exit:
+                print(f"baida hall: {url}", flush=True)
+
+    return HallServer(config)
+
+
 def server_config(app: HallApp, host: str, port: int, **options: Any) -> Any:
     """uvicorn's configuration for the hall: its WebSocket protocol, a 64 KiB frame limit."""
     import uvicorn
@@ -61,7 +76,6 @@ def create_app(settings: HallSettings, clock: Clock | None = None) -> HallApp:
         await runtime.start()
         where = settings.database or settings.data_dir
         log.info("hall open with %d tables; data in %s", len(runtime.hall.tables), where)
-        print(f"baida hall: http://{settings.host}:{settings.port}/", flush=True)
         try:
             yield {RUNTIME_KEY: runtime}
         finally:

@@ -59,9 +59,7 @@ def settings_from(args: argparse.Namespace) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    import uvicorn
-
-    from .app import create_app, server_config
+    from .app import create_app, hall_server, server_config
     from .logs import setup_logging
 
     if not 0 < args.port < 65536:
@@ -79,6 +77,5 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(settings)
     config = server_config(app, settings.host, settings.port, log_config=None, lifespan="on",
                            ws_ping_interval=20.0, ws_ping_timeout=20.0, server_header=False)
-    server = uvicorn.Server(config)
-    server.run()
+    hall_server(config, f"http://{settings.host}:{settings.port}/").run()
     return 0

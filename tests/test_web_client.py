@@ -56,7 +56,7 @@ def test_a_whole_hand_against_three_bots(web: Web, ruleset: str) -> None:
     page = web.page()
     enter_as_guest(page, web.hall.base)
     page.wait_for_selector(".table-row")
-    shot(page, f"lobby-zh-{DESKTOP['width']}")
+    shot(page, f"lobby-{ruleset}-zh-{DESKTOP['width']}")
     assert page.locator(".table-row .badge-jiaxing").count() >= 1  # rule badges
     assert page.locator(".table-row .badge-no_chi").count() >= 1
     quick_play(page, ruleset)
@@ -180,7 +180,7 @@ def test_the_win_guard_and_the_settlement_with_every_item(
     # the player's own page lists the hand
     page.goto(web.hall.base + "/#/me")
     page.wait_for_selector(".hands-table tbody tr[data-hand]")
-    shot(page, f"my-hands-zh-{DESKTOP['width']}")
+    shot(page, f"my-hands-{ruleset}-zh-{DESKTOP['width']}")
 
 
 def test_claim_buttons_countdown_and_the_chi_choice(

@@ -1,5 +1,6 @@
-"""The browser client's strings: every badge the hall can put on a table has a label in both
-languages (the page would otherwise show the bare key, e.g. ``badge.uniform_window``)."""
+"""The browser client's strings: every badge the hall can put on a table and every kind of
+entry in a player's 银子 history has a label in both languages (the page would otherwise
+show the bare key, e.g. ``badge.uniform_window``, or the English word ``penalty``)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import itertools
 import re
 from pathlib import Path
 
+from baida.server.store.ledger import ENTRY_KINDS
 from baida.server.table_config import TableConfig
 
 I18N = Path(__file__).resolve().parents[1] / "baida" / "web" / "js" / "i18n.js"
@@ -14,7 +16,7 @@ I18N = Path(__file__).resolve().parents[1] / "baida" / "web" / "js" / "i18n.js"
 
 def _labels() -> dict[str, tuple[str, str]]:
     text = I18N.read_text(encoding="utf-8")
-    pairs = re.findall(r'"(badge\.[a-z_]+)":\s*\["([^"]*)",\s*"([^"]*)"\]', text)
+    pairs = re.findall(r'"((?:badge|ledger)\.[a-z_]+)":\s*\["([^"]*)",\s*"([^"]*)"\]', text)
     return {key: (zh, en) for key, zh, en in pairs}
 
 
@@ -36,3 +38,13 @@ def test_every_badge_the_hall_gives_has_a_chinese_and_an_english_label() -> None
     missing = sorted(key for key in seen if f"badge.{key}" not in labels)
     assert not missing, f"badges without a label in i18n.js: {missing}"
     assert all(zh and en and zh != en for zh, en in (labels[f"badge.{k}"] for k in seen))
+
+
+def test_every_kind_of_ledger_entry_has_a_chinese_and_an_english_label() -> None:
+    labels = _labels()
+    missing = sorted(kind for kind in ENTRY_KINDS if f"ledger.{kind}" not in labels)
+    assert not missing, f"ledger entry kinds without a label in i18n.js: {missing}"
+    assert all(zh and en and zh != en for zh, en in (labels[f"ledger.{k}"] for k in ENTRY_KINDS))
+    stale = sorted(key for key in labels
+                   if key.startswith("ledger.") and key[len("ledger."):] not in ENTRY_KINDS)
+    assert not stale, f"labels for entry kinds the ledger never writes: {stale}"

@@ -26,6 +26,8 @@ from .models import LedgerEntry, LedgerTxn, Wallet
 from .settlement import check_amount, check_hand, escape_amounts, settle_amounts
 
 SYSTEM_KINDS = ("house", "mint", "bots")
+# what an entry on an account is for (the player's history shows it by name)
+ENTRY_KINDS = ("grant", "hand", "fee", "penalty", "compensation")
 MAX_KEY_LENGTH = 200
 
 # The hot path's statements, built once.
@@ -101,7 +103,7 @@ class HistoryEntry:
 
     id: int
     txn_key: str
-    kind: str  # grant, hand, fee, penalty, compensation
+    kind: str  # one of ENTRY_KINDS
     amount: int
     hand_id: int | None
     created_at: datetime

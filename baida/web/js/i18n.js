@@ -293,7 +293,8 @@ const STRINGS = {
   "ledger.grant": ["初始银子", "starting silver"],
   "ledger.hand": ["牌局输赢", "hand"],
   "ledger.fee": ["台费", "table fee"],
-  "ledger.escape": ["逃跑罚金", "escape penalty"],
+  "ledger.penalty": ["逃跑罚金", "escape penalty"],
+  "ledger.compensation": ["逃跑补偿", "escape compensation"],
   // replay
   "rp.title": ["回放 · 第{n}局", "Replay · hand {n}"],
   "rp.step": ["第 {i}/{n} 步", "Step {i}/{n}"],

@@ -117,6 +117,23 @@ def test_a_self_drawn_win_is_never_discarded_by_one_key() -> None:
     assert menu.resolve("w").action == act("win")  # winning is always one key
 
 
+def test_a_lazi_is_a_win_no_key_throws_away() -> None:
+    """A Wenling 腊子 offered with only discards beside it (no 和): the banner names its key,
+    the bell rings, and neither the 摸切 keys nor the drawn tile's key discard at once."""
+    faces = ["1m", "2m", "5m", "3s", "9p", "C", "E"]
+    legal = [act("discard", tile=f) for f in faces] + [act("lazi")]
+    for lang, banner, guard in (("zh", "★ 可以腊子和! 按 l 和牌 ★", "按 l 和牌"),
+                                ("en", "★ You can win with a lazi! Press l to win ★", "Press l")):
+        menu = build_menu(legal, jiaxing_view(), lang)
+        assert menu.win_offered and menu.win_key == "l"
+        assert banner in plain(render_table(jiaxing_view(), 0, lang, menu=menu))
+        for key in (" ", ENTER, "a"):
+            choice = menu.resolve(key)
+            assert choice.kind == "confirm" and guard in choice.message, choice.message
+        assert menu.resolve("x").action == act("discard", tile="3s")
+        assert menu.resolve("l").action == act("lazi")
+
+
 def test_passing_a_win_on_a_discard_or_a_robbed_kong_asks_first() -> None:
     view = jiaxing_view(phase="claim", turn=3, to_act=[0], last_discard={"seat": 3, "tile": "4m"})
     menu = build_menu([act("pass"), act("pon"), act("win")], view, "en")

@@ -56,6 +56,43 @@ WIN_OR_PON = dict(
 )
 
 
+# Wenling: the dealer holds three 得 (5m with the indicator 5m): a 腊子, a win by its own key.
+LAZI = dict(
+    hands=["5m5m5m1p4p7p1s4s7s3m6m2p8p3sWC", "2s5s8s3m6m3p6p3s6s9m9pSWNCF",
+           "1m4m7m1p4p7p1s4s7s2m8m2p5p8pSN", "1m4m7m1p4p7p1s4s7s2m8m2p5p8pEN"],
+    indicator="5m", extra="E",
+)
+
+
+def test_a_lazi_is_offered_loudly_and_no_discard_key_throws_it_away(
+    web: Web, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    wall = scripted_wall("wenling", LAZI["hands"], indicator=LAZI["indicator"],
+                         extra=LAZI["extra"])
+    install_scenario(web.hall, monkeypatch, Scenario(config={"hands": 1}, wall=wall, policy=mo_qie))
+    page = web.page()
+    enter_as_guest(page, web.hall.base)
+    quick_play(page, "wenling")
+    prompt = wait_prompt(page)
+    assert "lazi" in prompt["types"] and "win" not in prompt["types"]
+    assert "腊子" in page.locator(".actions.win-offer .prompt-text.loud").inner_text()
+    for press in ("Enter", " "):  # the discard keys ask first; Escape keeps the 腊子
+        page.keyboard.press("End")  # the cursor on the tile just drawn (摸切)
+        page.keyboard.press(press)
+        guard = page.locator(".modal.guard")
+        guard.wait_for()
+        assert "按 L" in guard.inner_text() and "腊子和 (L)" in guard.inner_text()
+        page.keyboard.press("Escape")
+        assert page.locator(".modal.guard").count() == 0
+    page.locator(".hand .tile-btn").first.click()  # a click asks too; L in the dialog wins
+    page.locator(".modal.guard").wait_for()
+    assert page.evaluate("window.baidaTable.state.prompt.answered") is None
+    page.keyboard.press("l")
+    settlement = page.locator(".modal.settlement")
+    settlement.wait_for()
+    assert "腊子" in settlement.inner_text()
+
+
 def test_a_claim_key_or_button_never_drops_an_offered_win(
     web: Web, monkeypatch: pytest.MonkeyPatch
 ) -> None:

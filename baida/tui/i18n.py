@@ -95,6 +95,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "gave_up_self_draw": ("仍可自摸和", "a self-draw may still win"),
     "win_offer.turn": ("★ 可以和牌! 自摸 {tile} — 按 w 和牌 ★", "★ You can win! Self-draw {tile}: "
                        "press w to win ★"),
+    "win_offer.lazi": ("★ 可以腊子和! 按 l 和牌 ★", "★ You can win with a lazi! Press l to win ★"),
     "win_offer.claim": ("★ 你可以和{whose} {tile}! 按 w 和牌 ★",
                         "★ You can win on {whose} {tile}! Press w to win ★"),
     "win_offer.rob": ("★ 你可以抢{whose}杠和 {tile}! 按 w 和牌 ★",
@@ -102,6 +103,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "guard": ("你可以和牌! 按 w 和牌; 确定要{what}, 请按 {key} (其他键取消)",
               "You can win! Press w to win; to {what} instead, press {key} (any other key "
               "cancels)"),
+    "guard.lazi": ("你可以腊子和! 按 l 和牌; 确定要{what}, 请按 {key} (其他键取消)",
+                   "You can win with a lazi! Press l to win; to {what} instead, press {key} "
+                   "(any other key cancels)"),
     "guard.discard": ("不和而打出 {tile}", "discard {tile} and not win"),
     "guard.pass": ("放过这张牌 (不和)", "pass and not win"),
     "cannot_discard": ("现在不能打 {tile}", "{tile} cannot be discarded now"),

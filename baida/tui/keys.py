@@ -84,7 +84,8 @@ class Menu:
     cursor: int | None = None  # index into slots
     pass_action: Action | None = None  # what Enter does when there is no hand to discard from
     pass_label: str = ""
-    win_offered: bool = False
+    win_offered: bool = False  # a 和 or a 腊子 (a win by its own key) is among the choices
+    win_key: str = SINGLE_KEYS["win"]  # the key that wins: w, or l for a 腊子
     pending: Action | None = None  # a guarded action waiting for CONFIRM_KEY
     lang: str = "zh"
     is_sub: bool = False
@@ -167,7 +168,8 @@ class Menu:
                 what = text("guard.discard", self.lang, tile=tile_label(action["tile"], self.lang))
             else:
                 what = text("guard.pass", self.lang)
-            message = text("guard", self.lang, what=what, key=CONFIRM_KEY)
+            guard = "guard" if self.win_key == SINGLE_KEYS["win"] else "guard.lazi"
+            message = text(guard, self.lang, what=what, key=CONFIRM_KEY)
             return Choice("confirm", action=action, message=message)
         return Choice("action", action=action)
 
@@ -252,7 +254,8 @@ def build_menu(legal: Sequence[Action], view: Mapping[str, Any], lang: str = "zh
     for action in legal:
         kind = "kong" if action["type"] in KONG_TYPES else action["type"]
         by_type.setdefault(kind, []).append(action)
-    menu.win_offered = "win" in by_type
+    menu.win_offered = "win" in by_type or "lazi" in by_type
+    menu.win_key = SINGLE_KEYS["win" if "win" in by_type else "lazi"]
 
     discards = {a["tile"]: a for a in by_type.get("discard", [])}
     if discards:

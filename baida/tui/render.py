@@ -23,7 +23,7 @@ from .i18n import (
     times,
     wind_name,
 )
-from .keys import Menu, display_order, gave_up_may_win
+from .keys import SINGLE_KEYS, Menu, display_order, gave_up_may_win
 from .tiles import compact_text, sort_faces, tile_text, tiles_text
 
 View = Mapping[str, Any]
@@ -398,6 +398,8 @@ def prompt_title(view: View, me: int, lang: str = "zh", menu: Menu | None = None
         a, b = (seat_name(s, me, lang) for s in pair[:2])
         gave_up = "gave_up_self_draw" if gave_up_may_win(view) else "gave_up_no_win"
         msg = text("santan_question", lang, pair=pair_names(a, b, lang), win=text(gave_up, lang))
+    elif win and menu is not None and menu.win_key == SINGLE_KEYS["lazi"]:
+        msg = text("win_offer.lazi", lang)
     elif win:
         drawn = view["players"][me].get("drawn")
         msg = text("win_offer.turn", lang, tile=tile_label(drawn, lang) if drawn else "")

@@ -406,8 +406,13 @@ export function mountTable(main, app, tableId, { autoplay = false } = {}) {
     render();
   }
 
+  /** The winning action offered now: 和, else a Wenling 腊子 (null when neither is). */
+  function winAction() {
+    return offered("win")[0] || offered("lazi")[0] || null;
+  }
+
   function winOffered() {
-    return offered("win").length > 0;
+    return winAction() !== null;
   }
 
   /** Anything but the win while a win is offered asks first: a discard, 过, 碰, 吃, 杠 (only X
@@ -421,10 +426,12 @@ export function mountTable(main, app, tableId, { autoplay = false } = {}) {
     const title = h("h2", { id: "guard-title" }, t("guard.title"));
     const what = guardWhat(action);
     let dialog = null;
-    const win = h("button", { type: "button", class: "btn btn-win", dataset: { act: "guard-win" }, onclick: () => { dialog.close(); act(offered("win")[0]); } }, `${t("act.win")} (W)`);
+    const winning = winAction();
+    const winKey = winning.type === "lazi" ? "L" : "W";
+    const win = h("button", { type: "button", class: "btn btn-win", dataset: { act: "guard-win" }, onclick: () => { dialog.close(); act(winning); } }, `${t(`act.${winning.type}`)} (${winKey})`);
     const confirm = h("button", { type: "button", class: "btn btn-danger", dataset: { act: "guard-confirm" }, onclick: () => { dialog.close(); act(action); } }, `${what} (X)`);
     const cancel = h("button", { type: "button", class: "btn", dataset: { act: "guard-cancel" }, onclick: () => dialog.close() }, `${t("cancel")} (Esc)`);
-    dialog = openModal([title, h("p", {}, t("guard.text")), h("div", { class: "modal-buttons" }, win, confirm, cancel)], {
+    dialog = openModal([title, h("p", {}, t("guard.text", { key: winKey, win: t(`act.${winning.type}`) })), h("div", { class: "modal-buttons" }, win, confirm, cancel)], {
       label: "guard-title",
       kind: "guard",
       focus: cancel,
@@ -432,7 +439,7 @@ export function mountTable(main, app, tableId, { autoplay = false } = {}) {
         if (event.repeat && (event.key === "Enter" || event.key === " ")) return true;
         const key = event.key.toLowerCase();
         if (key === "x" && !event.repeat) { dialog.close(); act(action); return true; }
-        if (key === "w") { dialog.close(); act(offered("win")[0]); return true; }
+        if (key === winKey.toLowerCase()) { dialog.close(); act(winning); return true; }
         if (event.key === "Escape") { dialog.close(); return true; }
         if (!["Enter", " ", "Tab"].includes(event.key)) { dialog.close(); return true; }
         return false;
@@ -512,7 +519,7 @@ export function mountTable(main, app, tableId, { autoplay = false } = {}) {
 
   function shortcut(key) {
     const k = key.toLowerCase();
-    if (k === "w" && winOffered()) act(offered("win")[0]);
+    if (k === "w" && offered("win").length) act(offered("win")[0]);
     else if (k === "l" && offered("lazi").length) act(offered("lazi")[0]);
     else if (k === "p" && offered("pon").length) claimKey(k, offered("pon"), "act.pon", () => t("act.pon"));
     else if (k === "c" && offered("chi").length) claimKey(k, offered("chi"), "act.choose_chi", chiLabel);
@@ -836,10 +843,10 @@ export function mountTable(main, app, tableId, { autoplay = false } = {}) {
       return bar;
     }
     const kinds = new Set(p.actions.map((a) => a.type));
-    const win = kinds.has("win");
+    const win = kinds.has("win") || kinds.has("lazi");
     let text;
     if (p.kind === "turn") {
-      text = win ? t("table.win_offer_self") : t("table.your_turn");
+      text = win ? t(kinds.has("win") ? "table.win_offer_self" : "table.win_offer_lazi") : t("table.your_turn");
     } else if (p.kind === "claim") {
       const last = view.last_discard || {};
       text = [win ? t("table.win_offer_claim") : t("table.claim_on", { who: seatName(last.seat, s.seat) }), " ",
@@ -857,7 +864,7 @@ export function mountTable(main, app, tableId, { autoplay = false } = {}) {
     const armed = s.armed && s.armed.seq === p.seq ? s.armed.key : null;
     const button = (label, key, onclick, cls = "") => h("button", { type: "button", class: `btn act ${cls}${armed === key ? " armed" : ""}`, dataset: { focusKey: `act-${key}`, act: key }, onclick },
       label, h("kbd", { class: "key" }, armed === key ? `${key.toUpperCase()} ×2` : key.toUpperCase()));
-    if (win) buttons.append(button(t("act.win"), "w", () => act(offered("win")[0]), "btn-win"));
+    if (kinds.has("win")) buttons.append(button(t("act.win"), "w", () => act(offered("win")[0]), "btn-win"));
     if (kinds.has("lazi")) buttons.append(button(t("act.lazi"), "l", () => act(offered("lazi")[0]), "btn-win"));
     if (kinds.has("pon")) buttons.append(button(`${t("act.pon")}`, "p", () => guarded(offered("pon")[0]), "btn-claim"));
     const kongs = KONGS.flatMap((k) => offered(k));

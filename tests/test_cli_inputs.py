@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from hypothesis_budget import examples
 from test_records import won_hand
 
+from baida.bots import review_cli
 from baida.cli import main
 from baida.engine import replay_cli
 from baida.jsonin import MAX_ERROR
@@ -71,6 +72,23 @@ def _replay(data: bytes) -> tuple[int, str, str]:
         finally:
             sys.stdout, sys.stderr = old
     return status, out.getvalue(), err.getvalue()
+
+
+def _review(data: bytes, *flags: str) -> tuple[int, str]:
+    """``baida review`` on ``data``: (exit status, standard output)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "record.json"
+        path.write_bytes(data)
+        parser = argparse.ArgumentParser()
+        review_cli.add_arguments(parser)
+        out = io.StringIO()
+        old = sys.stdout
+        sys.stdout = out
+        try:
+            status = review_cli.run(parser.parse_args([str(path), *flags]))
+        finally:
+            sys.stdout = old
+    return status, out.getvalue()
 
 
 # ---------------------------------------------------------------------- the issue's cases
@@ -178,6 +196,16 @@ def test_replay_quotes_at_most_40_characters_of_a_name_it_refuses():
     assert PREFIX + "'…" in error and "z" not in error, error
 
 
+@pytest.mark.parametrize("data,problem", REPLAY_CASES[:9], ids=range(9))
+def test_review_reads_its_record_as_replay_does(data, problem):
+    """The same reading as ``replay``: the problem by name, never Python's own message."""
+    status, out = _review(data)
+    assert status == 2
+    error = _error_line(out)
+    assert problem in error, error
+    assert not any(raw in error for raw in ("codec", "recursion", "set_int_max_str_digits"))
+
+
 @pytest.mark.parametrize("command,data", [
     ("score", SCORE_CASES[0][0].encode()),
     ("score", SCORE_CASES[2][0].encode()),
@@ -185,6 +213,9 @@ def test_replay_quotes_at_most_40_characters_of_a_name_it_refuses():
     ("replay", REPLAY_CASES[1][0]),
     ("replay", REPLAY_CASES[2][0]),
     ("replay", REPLAY_CASES[3][0]),
+    ("review", REPLAY_CASES[0][0]),
+    ("review", REPLAY_CASES[2][0]),
+    ("review", REPLAY_CASES[3][0]),
 ])
 def test_the_issues_cases_through_the_installed_command(tmp_path, command, data):
     path = tmp_path / "input.json"
@@ -194,7 +225,8 @@ def test_the_issues_cases_through_the_installed_command(tmp_path, command, data)
     assert done.returncode == 2
     stderr = done.stderr.decode("utf-8")
     assert "Traceback" not in stderr
-    _error_line(done.stdout.decode("utf-8") if command == "score" else stderr)
+    _error_line(done.stderr.decode("utf-8") if command == "replay" else
+                done.stdout.decode("utf-8"))
 
 
 # ---------------------------------------------------------------------- fuzz
@@ -282,6 +314,17 @@ def test_replay_fuzz_answers_or_names_the_problem(data):
     assert status in (0, 1, 2), err[:500]
     if status == 2:
         _error_line(err)
+
+
+@settings(max_examples=examples(25), deadline=None)
+@given(replay_inputs())
+def test_review_fuzz_answers_or_names_the_problem(data):
+    status, out = _review(data, "--seat", "0", "--budget-ms", "5")
+    assert status in (0, 2), out[:500]
+    if status == 2:
+        _error_line(out)
+    else:
+        assert "decisions" in json.loads(out)
 
 
 # ---------------------------------------------------------------------- cold start (fix 8)

@@ -62,7 +62,7 @@ def test_review_of_one_seat_and_in_replay(record_file, capsys) -> None:
 @pytest.mark.parametrize(
     "content, message",
     [
-        ("{not json", "is not JSON"),
+        ("{not json", "bad JSON"),
         ("[1, 2]", "a record is a JSON object"),
         ('{"ruleset": "mahjong"}', "record.ruleset"),
         (

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..engine.actions import Action
 from ..engine.errors import EngineError, RecordError
-from ..engine.records import start_round
+from ..engine.records import read_record
 from .expert import ActionValue, ExpertBot
 
 FORMAT = "baida-review-v1"
@@ -23,23 +23,19 @@ def review_record(
 ) -> dict[str, Any]:
     """The review JSON of a finished hand's record; ``RecordError`` when it cannot be read,
     does not replay, or the hand is not finished."""
-    rnd = start_round(record)
-    raw_actions = record.get("actions", [])
-    if not isinstance(raw_actions, list):
-        raise RecordError("record.actions: expected a list")
+    rnd, actions, _ = read_record(record)  # the checks of ``baida replay``, settlement too
     bot = ExpertBot(seed=0) if budget_ms is None else ExpertBot(seed=0, budget_ms=budget_ms)
     scale = rnd.base if rnd.ruleset == "jiaxing" else 1
     decisions: list[dict[str, Any]] = []
-    for index, raw in enumerate(raw_actions):
+    for index, action in enumerate(actions):
         try:
-            action = Action.from_json(raw)
             legal = rnd.legal_actions(action.seat)
             wanted = seats is None or action.seat in seats
             if wanted and len(legal) > 1 and action in legal:
                 decisions.append(_decision(index, rnd, action, legal, bot, scale))
             rnd.apply(action)
         except EngineError as exc:
-            raise RecordError(f"record.actions[{index}] ({raw}): {exc}") from None
+            raise RecordError(f"record.actions[{index}] ({action.to_json()}): {exc}") from None
     if not rnd.ended:
         raise RecordError("record: the hand is not finished (a review needs the whole hand)")
     return {

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
+
+from ..jsonin import JsonInputError, error_line, load, read_input
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,16 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def load_record(path: str) -> Any:
-    """The record's JSON; ``ValueError`` with a one-line reason when it cannot be read."""
-    try:
-        if path == "-":
-            return json.load(sys.stdin)
-        with open(path, encoding="utf-8") as handle:
-            return json.load(handle)
-    except OSError as exc:
-        raise ValueError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
-        raise ValueError(f"{path} is not JSON: {exc}") from None
+    """The record's JSON; ``JsonInputError`` (a ``ValueError``) with a one-line reason when it
+    cannot be read: the same reading as ``baida score`` and ``baida replay``."""
+    return load(read_input(path))
 
 
 def review_or_error(
@@ -54,7 +48,7 @@ def review_or_error(
     except (EngineError, ValueError) as exc:
         return 2, {"error": f"not a reviewable record: {exc}"}
     except Exception as exc:  # a bug of ours: still one line, never a traceback
-        return 3, {"error": f"internal error while reviewing: {exc!r}"}
+        return 3, {"error": f"internal error while reviewing: {type(exc).__name__}"}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -63,12 +57,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         record = load_record(args.record)
-    except ValueError as exc:
-        print(json.dumps({"error": str(exc)}, ensure_ascii=False))
+    except JsonInputError as exc:
+        print(error_line(str(exc)))
         return 2
     status, out = review_or_error(record, set(args.seat) if args.seat else None, args.budget_ms)
     if status:
-        print(json.dumps(out, ensure_ascii=False))
+        print(error_line(out["error"]))
     else:
         print(json.dumps(out, ensure_ascii=False, indent=1))
     return status

@@ -174,6 +174,8 @@ def test_wall_from_deal_takes_faces_like_from_wall() -> None:
     assert rnd.wall == by_face
     with pytest.raises(ValueError, match="indicator"):
         wall_from_deal("jiaxing", hands, indicator=3.0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="hand 1: expected a list of tiles"):
+        wall_from_deal("jiaxing", [hands[0], None, *hands[2:]])  # type: ignore[list-item]
     with pytest.raises(ValueError, match="wall"):
         Round.from_wall("jiaxing", [float(k) for k in by_face], (1, 2))
 

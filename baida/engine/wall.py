@@ -105,6 +105,9 @@ def to_kinds(tiles: Iterable[int | str] | str, what: str) -> list[int]:
             return [to_kind(k, what) for k in parse_tiles(tiles)]
         except TileError as exc:
             raise ValueError(f"{what}: {exc}") from None
+    if not isinstance(tiles, Iterable) or isinstance(tiles, (bytes, dict)):
+        raise ValueError(f"{what}: expected a list of tiles or a notation string, "
+                         f"not {type(tiles).__name__}")
     return [to_kind(tile, what) for tile in tiles]
 
 

@@ -291,6 +291,21 @@ class Runner:
         return proc
 
 
+# what only the test, bench and arena extras bring: `make run` installs none of them
+NOT_RUNTIME = ("pytest", "hypothesis", "playwright", "ruff", "matplotlib", "ipython", "mahjong",
+               "xiangting", "riichienv", "picows")
+
+
+def assert_runtime_only(repo: Path) -> None:
+    """The environment ``make run`` made holds the runtime and nothing of the extras."""
+    listed = subprocess.run([str(repo / ".venv" / "bin" / "python"), "-m", "pip", "list",
+                             "--format", "json"], capture_output=True, text=True, check=True)
+    installed = {p["name"].lower() for p in json.loads(listed.stdout)}
+    assert {"uvicorn", "starlette", "sqlalchemy", "rich"} <= installed, sorted(installed)
+    extras = sorted(installed & set(NOT_RUNTIME))
+    assert not extras, f"make run installed what only the extras need: {extras}"
+
+
 def stop(proc: subprocess.Popen[bytes]) -> None:
     if proc.poll() is not None:
         return
@@ -369,6 +384,7 @@ def test_every_readme_command_works_as_printed(tmp_path: Path) -> None:
                     server = runner.hall(command, url)
                     data = Path(env["HOME"], stated_data_dir(readme))
                     assert data.is_dir(), f"the hall's data is not in {data}"
+                    assert_runtime_only(repo)
                 elif command.startswith("baida client"):
                     stop(runner.start(command, playing, 180)[0])
                 elif command in ("make bench", "python -m bench"):

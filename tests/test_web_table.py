@@ -7,6 +7,7 @@ when the next hand needs the player, and a whole hand at phone size."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import time
@@ -223,6 +224,48 @@ class HandResults:
 # A seed whose Wenling deal gives the dealer (the own seat) a 天和: a real, verifiable hand
 # that ends at the first prompt.
 WENLING_TIANHU_SEED = (2305).to_bytes(32, "big")
+
+
+def test_the_seed_is_checked_in_the_page_against_the_commitment_shown_at_the_deal(
+    web: Web, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The verify button hashes the revealed seed in the page (Web Crypto, or the page's own
+    SHA-256 where there is none) and compares it with the commitment shown at the deal; a
+    hall whose record says otherwise is caught, whatever the hall's own check answers."""
+    install_scenario(web.hall, monkeypatch, Scenario(
+        config={"hands": 1}, seed=WENLING_TIANHU_SEED, policy=mo_qie))
+    page = web.page()
+    enter_as_guest(page, web.hall.base)
+    quick_play(page, "wenling")
+    assert "win" in wait_prompt(page)["types"]
+    shown = page.evaluate("window.baidaTable.state.view.commitment")
+    assert shown == hashlib.sha256(WENLING_TIANHU_SEED).hexdigest()  # as the deal showed it
+    page.keyboard.press("w")
+    settlement = page.locator(".modal.settlement")
+    settlement.locator(".st-links").wait_for(timeout=20000)
+    assert WENLING_TIANHU_SEED.hex() in settlement.locator("code.seed").inner_text()
+    settlement.locator("[data-act='verify']").click()
+    page.wait_for_selector(".st-verify-result.ok .st-verify-local.ok")
+    assert "本页算出的 SHA-256(种子) 就是开局时公布的承诺" in settlement.inner_text()
+    # the page's own SHA-256 (for pages without Web Crypto) is the standard one
+    samples = [bytes(range(n)) * 3 for n in (0, 1, 21, 55, 56, 64, 100)]
+    digests = page.evaluate(
+        """async samples => {
+             const m = await import("/static/js/sha256.js");
+             return samples.map(s => m.sha256HexJs(Uint8Array.from(s)));
+           }""", [list(b) for b in samples])
+    assert digests == [hashlib.sha256(b).hexdigest() for b in samples]
+    # a hall that answers "ok" about a record with another seed than the page saw is caught
+
+    def other_record(route: Any) -> None:
+        answer = route.fetch().json()
+        answer["seed"] = "00" * 32
+        route.fulfill(json={**answer, "ok": True, "problems": []})
+
+    page.route(re.compile(r"/api/hands/\d+/verify$"), other_record)
+    settlement.locator("[data-act='verify']").click()
+    page.wait_for_selector(".st-verify-result.bad")
+    assert "大厅记录里的种子或承诺与本页所见不同" in settlement.inner_text()
 
 
 @pytest.mark.parametrize("mode", ["resent", "fallback"])

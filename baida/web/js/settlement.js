@@ -10,6 +10,7 @@ import { itemName, seatName, signed, t, tileLabel, tileName, tileShort, wildWord
 import { chengbaoSummary, meldEl } from "./board.js";
 import { sortFaces, removeOne } from "./faces.js";
 import { tileImg } from "./widgets.js";
+import { seedMatches } from "./sha256.js";
 
 const WENLING_CAP = 500;
 
@@ -177,9 +178,20 @@ function fairness(view, ctx) {
     const button = h("button", { type: "button", class: "btn", dataset: { act: "verify" }, onclick: async () => {
       button.disabled = true;
       try {
+        // in this page: the revealed seed against the commitment shown at the deal
+        const local = await seedMatches(seed, view.commitment);
+        // by the hall: its stored record replays to the same settlement
         const check = await get(`/api/hands/${ctx.handId}/verify`);
-        answer.textContent = check.ok ? t("st.verify_ok") : t("st.verify_bad", { problems: check.problems.join("; ") });
-        answer.className = `st-verify-result ${check.ok ? "ok" : "bad"}`;
+        const problems = [];
+        if (!local) problems.push(t("st.verify_local_bad"));
+        if (check.seed !== seed || check.commitment !== view.commitment) problems.push(t("st.verify_record_other"));
+        problems.push(...check.problems);
+        const ok = check.ok && problems.length === 0;
+        answer.replaceChildren(
+          h("span", { class: `st-verify-local ${local ? "ok" : "bad"}` }, local ? t("st.verify_local_ok") : t("st.verify_local_bad")),
+          h("br"),
+          ok ? t("st.verify_ok") : t("st.verify_bad", { problems: problems.join("; ") }));
+        answer.className = `st-verify-result ${ok ? "ok" : "bad"}`;
       } catch (err) {
         answer.textContent = t("st.verify_bad", { problems: err.message });
         answer.className = "st-verify-result bad";

@@ -30,6 +30,7 @@ from web_support import (
 )
 
 from baida.engine import Round
+from baida.engine.records import read_record
 
 pytest_plugins = ["web_fixtures"]
 
@@ -83,6 +84,81 @@ def test_a_whole_hand_against_three_bots(web: Web, ruleset: str) -> None:
     page.wait_for_function(NEXT_HAND, timeout=30000)  # the next hand is dealt
     page.wait_for_selector(".hand .tile-btn")
     shot(page, f"table-{ruleset}-zh-{PHONE['width']}")
+
+
+# ------------------------------------------------------------------ a past hand, replayed
+
+
+def claimer(view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """A bot that wins, then claims whatever it may (碰, 明杠, 吃), keeps on at 三摊, and
+    otherwise throws the tile it drew: hands full of claims, deterministic."""
+    for kind in ("win", "pon", "mkong", "chi", "continue"):
+        for action in legal:
+            if action["type"] == kind:
+                return action
+    return mo_qie(view, legal)
+
+
+REPLAY_VIEWS = """async (handId) => {
+  const { replayViews } = await import('/static/js/replay.js');
+  const review = await (await fetch(`/api/hands/${handId}/replay`)).json();
+  return { n: review.events.length, views: replayViews(review).map((s) => s.view) };
+}"""
+REPLAY_KEYS = ("wall_remaining", "santan_pairs", "claim_counts", "last_discard")
+REPLAY_PLAYER_KEYS = ("melds", "discards", "claimed", "flowers", "gave_up")
+
+
+@pytest.mark.parametrize("ruleset", ["jiaxing", "wenling"])
+def test_a_past_hand_full_of_claims_is_replayed_step_by_step_from_my_page(
+    web: Web, ruleset: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    install_scenario(web.hall, monkeypatch, Scenario(
+        config={"hands": 1}, seed=(7).to_bytes(32, "big"), policy=claimer))
+    page = web.page()
+    enter_as_guest(page, web.hall.base)
+    quick_play(page, ruleset)
+    play_until_settlement(page, timeout=180)
+    page.locator(".modal.settlement .st-links").wait_for(timeout=20000)  # stored
+    # from the player's own page, the hand's replay
+    page.goto(web.hall.base + "/#/me")
+    row = page.locator(".hands-table tbody tr[data-hand]").first
+    row.wait_for()
+    hand_id = int(row.get_attribute("data-hand"))
+    row.locator("a").first.click()
+    page.wait_for_selector(".replay-controls")
+    # the page's steps are the engine's hand: after each action of the stored record, every
+    # seat's melds, discards, flowers and the table's counts as the engine shows them
+    record = page.evaluate("id => fetch(`/api/hands/${id}/record`).then(r => r.json())", hand_id)
+    rnd, actions, _ = read_record(record)
+    checkpoints = []
+    for action in actions:
+        rnd.apply(action)
+        checkpoints.append((len(rnd.events), rnd.view(0).to_json()))
+    types = {e.type for e in rnd.events}
+    assert {"chi", "pon"} & types and len(actions) >= 20, (sorted(types), len(actions))
+    replayed = page.evaluate(REPLAY_VIEWS, hand_id)
+    assert replayed["n"] == len(rnd.events)
+    for after, want in checkpoints:
+        mine = replayed["views"][after - 2]  # step i shows the events 0..i+1
+        for key in REPLAY_KEYS:
+            assert mine[key] == want[key], (after, key)
+        for seat in range(4):
+            for key in REPLAY_PLAYER_KEYS:
+                assert mine["players"][seat][key] == want["players"][seat][key], (after, seat, key)
+    # every step by the keyboard, the position told each time; Space plays and pauses
+    steps = len(rnd.events) - 1
+    position = page.locator(".replay-pos")
+    for i in range(2, steps + 1):
+        page.keyboard.press("ArrowRight")
+        assert position.inner_text().startswith(f"第 {i}/{steps} 步"), (i, position.inner_text())
+    page.wait_for_selector(".replay-screen .settlement")
+    page.keyboard.press("Home")
+    assert position.inner_text().startswith(f"第 1/{steps} 步")
+    page.keyboard.press(" ")
+    page.wait_for_function("() => !document.querySelector('.replay-pos').textContent"
+                           ".startsWith('第 1/')")
+    page.keyboard.press(" ")
+    shot(page, f"replay-claims-{ruleset}-zh-{DESKTOP['width']}")
 
 
 # ------------------------------------------------------------------ scripted hands

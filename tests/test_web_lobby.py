@@ -1,11 +1,13 @@
 """The lobby in a real browser: registering, signing out and in, creating a table with its
-options, taking a seat, the table's badges in the list, and the 银子 history."""
+options, taking a seat, the table's badges in the list, and the 银子 history; a friend who
+sits at a private table by its room code, a stranger who sits down from the list, and someone
+who watches a table in play from the list."""
 
 from __future__ import annotations
 
 import secrets
 
-from web_support import DESKTOP, PHONE, Web, shot
+from web_support import DESKTOP, PHONE, Web, enter_as_guest, shot
 
 pytest_plugins = ["web_fixtures"]
 
@@ -77,3 +79,73 @@ def test_register_sign_in_create_a_table_take_a_seat_and_see_the_silver_history(
     assert "初始银子" in ledger.inner_text() and "+1000" in ledger.inner_text()
     page.set_viewport_size(PHONE)
     shot(page, f"my-page-zh-{PHONE['width']}")
+
+
+def test_a_friend_sits_by_the_room_code_a_stranger_sits_from_the_list_and_another_watches(
+    web: Web,
+) -> None:
+    # the host creates a private table: it is not in anyone else's list, only its code opens it
+    host = web.page()
+    enter_as_guest(host, web.hall.base)
+    create = host.locator(".card.create")
+    create.locator("summary").click()
+    create.get_by_label("玩法").select_option("wenling")
+    create.get_by_label("私人牌桌 (凭房间号加入)").check()
+    create.get_by_role("button", name="创建").click()
+    host.wait_for_selector(".waiting")
+    private_id = host.evaluate("window.baidaTable.state.table.id")
+    code = host.evaluate("window.baidaTable.state.table.room_code")
+    assert code and len(code) >= 4
+    host.locator(".wait-seat").nth(0).get_by_role("button", name="坐这里").click()
+    host.wait_for_function("window.baidaTable.state.seat === 0")
+    friend = web.page(PHONE)
+    enter_as_guest(friend, web.hall.base)
+    friend.wait_for_selector(".table-row")
+    assert friend.locator(f".table-row[data-table='{private_id}']").count() == 0
+    friend.locator(".room-form input").fill(code.lower())
+    friend.locator(".room-form button").click()
+    friend.wait_for_selector(".waiting")
+    assert friend.evaluate("window.baidaTable.state.table.id") == private_id
+    friend.locator(".wait-seat").nth(2).get_by_role("button", name="坐这里").click()
+    friend.wait_for_function("window.baidaTable.state.seat === 2")
+    friend_name = friend.evaluate("window.baidaTable.state.table.seats[2].name")
+    assert friend_name, friend.evaluate("window.baidaTable.state.table.seats")
+    host.wait_for_function(
+        "name => window.baidaTable.state.table.seats[2].name === name", arg=friend_name)
+    shot(friend, f"room-code-seated-zh-{PHONE['width']}")
+    # a public table: a stranger finds it in the list and sits down by its 入座 button
+    owner = web.page()
+    enter_as_guest(owner, web.hall.base)
+    create = owner.locator(".card.create")
+    create.locator("summary").click()
+    create.get_by_role("button", name="创建").click()
+    owner.wait_for_selector(".waiting")
+    public_id = owner.evaluate("window.baidaTable.state.table.id")
+    stranger = web.page()
+    enter_as_guest(stranger, web.hall.base)
+    row = stranger.locator(f".table-row[data-table='{public_id}']")
+    row.wait_for()
+    row.get_by_role("link", name="入座").click()
+    stranger.wait_for_selector(".waiting")
+    stranger.locator(".wait-seat").nth(1).get_by_role("button", name="坐这里").click()
+    stranger.wait_for_function("window.baidaTable.state.seat === 1")
+    # the owner sits too and fills the table with bots; both ready: the match begins
+    owner.locator(".wait-seat").nth(0).get_by_role("button", name="坐这里").click()
+    owner.wait_for_function("window.baidaTable.state.seat === 0")
+    owner.get_by_role("button", name="空位补机器人").click()
+    for page in (owner, stranger):
+        page.get_by_role("button", name="准备", exact=True).click()
+    stranger.wait_for_selector(".hand .tile-btn", timeout=20000)
+    # a table in play is watched from the list (观战): no hand, no concealed tile of anyone
+    watcher = web.page(PHONE)
+    enter_as_guest(watcher, web.hall.base)
+    row = watcher.locator(f".table-row[data-table='{public_id}']")
+    row.wait_for()
+    row.get_by_role("link", name="观战").wait_for(timeout=15000)  # the list is refreshed
+    assert row.get_by_role("link", name="入座").count() == 0
+    row.get_by_role("link", name="观战").click()
+    watcher.wait_for_selector(".board")
+    assert watcher.locator(".badge-watch").count() == 1 and watcher.locator(".hand").count() == 0
+    assert watcher.evaluate(
+        "window.baidaTable.state.view.players.every(p => p.concealed === null)")
+    shot(watcher, f"watch-from-list-zh-{PHONE['width']}")

@@ -424,6 +424,51 @@ def test_a_reload_and_a_dropped_connection_resume_the_same_view(
     shot(watcher, f"spectator-zh-{PHONE['width']}")
 
 
+class SilentNetwork:
+    """The table's WebSocket through the test: the first connection goes silent on request
+    (nothing passes either way, and nothing closes: a phone that changed networks); every
+    later connection passes everything."""
+
+    def __init__(self, page: Any) -> None:
+        self.silent = False
+        self.connections = 0
+        page.route_web_socket(re.compile(r"/ws/tables/\d+$"), self._route)
+
+    def _route(self, ws: Any) -> None:
+        self.connections += 1
+        first = self.connections == 1
+        server = ws.connect_to_server()
+        ws.on_message(lambda m: None if first and self.silent else server.send(m))
+        server.on_message(lambda m: None if first and self.silent else ws.send(m))
+
+
+def test_a_connection_gone_silent_is_given_up_and_the_page_carries_on(
+    web: Web, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    slow = {"timing": {"pause": 0.12, "claim": 6.0, "turn": 30.0, "bank": 10.0, "santan": 30.0,
+                       "bot_turn": 2.5, "bot_claim": 0.05, "between_hands": None}}
+    install_scenario(web.hall, monkeypatch, Scenario(config=slow))
+    page = web.page()
+    page.add_init_script("window.baidaConfig = {heartbeatMs: 200, silenceMs: 1500}")
+    network = SilentNetwork(page)
+    enter_as_guest(page, web.hall.base)
+    quick_play(page, "jiaxing")
+    prompt = wait_prompt(page)
+    assert prompt["kind"] == "turn"
+    before = hand_faces(page)
+    network.silent = True  # no close, no error: only silence
+    page.wait_for_function("window.baidaTable.state.conn === 'reconnecting'", timeout=10000)
+    page.wait_for_function("(s => s.conn === 'open' && s.prompt)(window.baidaTable.state)",
+                           timeout=15000)
+    assert network.connections == 2
+    assert hand_faces(page) == before and wait_prompt(page)["seq"] == prompt["seq"]
+    page.locator(".hand .tile-btn.can").last.click()
+    page.wait_for_function("window.baidaTable.state.view.players[0].discards.length === 1")
+    # the heartbeat keeps a quiet but healthy connection: it is not given up
+    page.wait_for_timeout(2500)
+    assert network.connections == 2
+
+
 # ------------------------------------------------------------------ languages, sizes, sound
 
 

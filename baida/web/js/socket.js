@@ -1,7 +1,13 @@
 // One table's WebSocket (/ws/tables/{id}), reopened after a drop: the hall then sends
-// welcome and a snapshot (resync), so the page carries on where it was.
+// welcome and a snapshot (resync), so the page carries on where it was. A connection that
+// goes silent without closing (a phone changing networks, a sleeping laptop) is noticed by a
+// heartbeat: the page pings every few seconds, and when nothing at all has come back for
+// longer than the silence limit it gives that connection up and opens a new one.
 
 const RETRY_MS = [300, 1000, 2000, 4000, 8000];
+// ``window.baidaConfig`` may set ``heartbeatMs`` and ``silenceMs`` (tests shorten them)
+const HEARTBEAT_MS = 5000;
+const SILENCE_MS = 12000;
 
 export class TableSocket {
   constructor(tableId, { onMessage, onStatus }) {
@@ -13,6 +19,11 @@ export class TableSocket {
     this.stopped = false;
     this.timer = null;
     this.everOpen = false;
+    const config = globalThis.baidaConfig || {};
+    this.heartbeatMs = config.heartbeatMs || HEARTBEAT_MS;
+    this.silenceMs = config.silenceMs || SILENCE_MS;
+    this.heartbeat = null;
+    this.heard = 0;
   }
 
   url() {
@@ -26,12 +37,17 @@ export class TableSocket {
     const ws = new WebSocket(this.url());
     this.ws = ws;
     ws.addEventListener("open", () => {
+      if (this.ws !== ws) return;
       this.tries = 0;
+      this.heard = performance.now();
       ws.send(JSON.stringify({ type: "hello", protocol: 1 }));
+      this.startHeartbeat(ws);
       this.onStatus(this.everOpen ? "reopened" : "open");
       this.everOpen = true;
     });
     ws.addEventListener("message", (event) => {
+      if (this.ws !== ws) return;  // a connection given up: nothing of it counts any more
+      this.heard = performance.now();
       let message;
       try {
         message = JSON.parse(event.data);
@@ -44,6 +60,7 @@ export class TableSocket {
     ws.addEventListener("close", (event) => {
       if (this.ws !== ws) return;
       this.ws = null;
+      this.stopHeartbeat();
       if (this.stopped || [4401, 4403, 4404].includes(event.code)) {
         this.onStatus("closed", event.code);
         return;
@@ -53,6 +70,37 @@ export class TableSocket {
       this.tries += 1;
       this.timer = setTimeout(() => this.open(), wait);
     });
+  }
+
+  startHeartbeat(ws) {
+    this.stopHeartbeat();
+    this.heartbeat = setInterval(() => {
+      if (this.ws !== ws) return;
+      if (performance.now() - this.heard > this.silenceMs) {
+        this.giveUp(ws);
+        return;
+      }
+      if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "ping", id: "heartbeat" }));
+    }, this.heartbeatMs);
+  }
+
+  stopHeartbeat() {
+    clearInterval(this.heartbeat);
+    this.heartbeat = null;
+  }
+
+  /** A silent connection: forget it at once (its close may take minutes) and open another. */
+  giveUp(ws) {
+    this.ws = null;
+    this.stopHeartbeat();
+    try {
+      ws.close(4000, "silent");
+    } catch {
+      // already closing
+    }
+    this.onStatus("reconnecting");
+    this.tries += 1;
+    this.open();
   }
 
   send(message) {
@@ -71,6 +119,7 @@ export class TableSocket {
   close() {
     this.stopped = true;
     clearTimeout(this.timer);
+    this.stopHeartbeat();
     if (this.ws) {
       const ws = this.ws;
       this.ws = null;

@@ -420,3 +420,21 @@ def test_wenling_non_winners_items_add_up_to_the_scorers_totals() -> None:
                 shown += 1
     assert checked >= 9 and shown > 0
 
+
+
+def test_a_lazi_settlement_says_limit_hand_not_a_formula() -> None:
+    """A 腊子 scores the 500 cap: its item is shown and the line says 满贯, not
+    "(0 + 20) × 2^0番 = 500"."""
+    from test_engine_helpers import act as engine_act
+    from test_engine_helpers import scripted
+
+    dealer = "5m5m5m 1p4p7p 1s4s7s 3m6m 2p8p 3s W C"
+    others = ["2s5s8s 3m6m 3p6p 3s6s 9m 9p S W N C F",
+              "1m4m7m 1p4p7p 1s4s7s 2m8m 2p5p8p S N", "1m4m7m 1p4p7p 1s4s7s 2m8m 2p5p8p E N"]
+    rnd = scripted("wenling", [dealer, *others], extra="E", indicator="5m")
+    engine_act(rnd, "lazi", 0)
+    view = rnd.view(0).to_json()
+    zh = plain(render_settlement(view, 0, "zh"), width=100)
+    assert "满贯 500" in zh and "3张得" in zh and "× 2^" not in zh
+    en = plain(render_settlement(view, 0, "en"), width=100)
+    assert "Limit hand 500" in en and "× 2^" not in en

@@ -92,6 +92,7 @@ def test_a_lazi_is_offered_loudly_and_no_discard_key_throws_it_away(
     settlement = page.locator(".modal.settlement")
     settlement.wait_for()
     assert "腊子" in settlement.inner_text()
+    assert settlement.locator(".st-formula").inner_text() == "满贯 500"  # the limit, no formula
 
 
 def test_a_claim_key_or_button_never_drops_an_offered_win(

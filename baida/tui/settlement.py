@@ -166,6 +166,12 @@ def shares_line(view: View, me: int | None, lang: str = "zh") -> Text | None:
     return Text(text("santan_paid", lang, pairs=names, share=share, paid=paid), style="red")
 
 
+def is_limit_hand(score: Mapping[str, Any]) -> bool:
+    """A Wenling 满贯 hand (腊子, 四风会齐): its item is listed with the value 0 and it scores
+    the cap, not (和 + 20) × 2^番 (docs/scoring-api.md)."""
+    return any(item.get("value") == 0 for item in score.get("fan") or [])
+
+
 def _score_lines(
     score: Mapping[str, Any], ruleset: str, lang: str, base: int | None
 ) -> list[RenderableType]:
@@ -198,7 +204,7 @@ def _score_lines(
             fan=fan,
             points=points,
         )
-    elif score.get("raw") is None or score.get("base_points") is None:
+    elif is_limit_hand(score) or score.get("raw") is None or score.get("base_points") is None:
         line = text("limit_wenling", lang, points=points)
     else:
         line = text(

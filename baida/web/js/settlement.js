@@ -74,7 +74,9 @@ function formulaLine(view, score, ctx) {
     const base = ctx.base || (tai ? score.points / (tai * 2 ** fan) : 1);
     return t("st.formula_jiaxing", { base, tai, fan, points: score.points });
   }
-  if (score.raw === null || score.raw === undefined || score.base_points === null) {
+  // a 满贯 hand (腊子, 四风会齐) is listed by its name with the value 0 (docs/scoring-api.md)
+  const limit = (score.fan || []).some((item) => item.value === 0);
+  if (limit || score.raw === null || score.raw === undefined || score.base_points === null) {
     return t("st.limit", { points: score.points });
   }
   const line = t("st.formula_wenling", { base_points: score.base_points, fan: score.fan_total || 0, raw: score.raw, points: score.points });

@@ -549,6 +549,18 @@ def test_tuoguan_marker_take_back_and_a_quick_phrase(
         arg=words)
     sent = page.evaluate("window.baidaTable.state.chat.at(-1)")
     assert sent["phrase"] == phrase.get_attribute("data-phrase") and sent["seat"] == 0
+    # free text too, shown as text (markup is not markup), and the input is cleared
+    words = "好牌 <b>x</b>"
+    page.wait_for_timeout(1100)  # the hall takes one message a second from a person
+    page.locator(".chat-form input").fill(words)
+    page.locator(".chat-form button").click()
+    page.wait_for_function(
+        "w => [...document.querySelectorAll('.chat-lines li')]"
+        ".some(li => li.textContent.endsWith(w))",
+        arg=words)
+    assert page.locator(".chat-lines li b").count() == 0
+    assert page.locator(".chat-form input").input_value() == ""
+    assert page.evaluate("window.baidaTable.state.chat.at(-1)")["text"] == words
 
 
 # ------------------------------------------------------------------ a 银子 table

@@ -181,6 +181,42 @@ def test_a_claim_key_acts_only_on_a_deliberate_second_press(
     assert turn["kind"] == "turn"
 
 
+# Two concealed kongs on the dealer's first turn (1m and 9p): K opens the choice of which.
+TWO_KONGS = dict(
+    hands=["1111m9999p2345sE", "2345678m12345sN", "2345678p6789sSW", "12345678p123sWN"],
+    indicator="C", extra="7s",
+)
+
+
+def test_k_offers_the_choice_of_a_kong_and_the_kong_is_made(
+    web: Web, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    wall = scripted_wall("jiaxing", TWO_KONGS["hands"], indicator=TWO_KONGS["indicator"],
+                         extra=TWO_KONGS["extra"])
+    install_scenario(web.hall, monkeypatch, Scenario(
+        config={"hands": 1, "timing": {**FAST, "turn": 60.0}}, wall=wall, policy=mo_qie))
+    page = web.page()
+    enter_as_guest(page, web.hall.base)
+    quick_play(page, "jiaxing")
+    turn = wait_prompt(page)
+    assert turn["kind"] == "turn" and "akong" in turn["types"]
+    page.keyboard.press("k")  # two kongs: a choice, nothing made yet
+    choice = page.locator(".modal .btn-choice")
+    choice.first.wait_for()
+    labels = choice.evaluate_all("bs => bs.map(b => b.getAttribute('aria-label'))")
+    assert len(labels) == 2 and all(label.startswith("暗杠") for label in labels), labels
+    assert still_open(page, turn["seq"])
+    shot(page, f"kong-choice-zh-{DESKTOP['width']}")
+    key = next(i for i, label in enumerate(labels, 1) if "筒" in label)
+    page.keyboard.press(str(key))  # the kong of 9p, by its number
+    answered(page, turn["seq"])
+    page.wait_for_function("window.baidaTable.state.view.players[0].melds.length === 1")
+    meld = page.evaluate("window.baidaTable.state.view.players[0].melds[0]")
+    assert meld["type"] == "akong" and meld["tiles"][0] == "9p"
+    again = wait_prompt(page)  # the replacement tile drawn: the turn goes on, 1m still a kong
+    assert again["kind"] == "turn" and "akong" in again["types"]
+
+
 # ------------------------------------------------------------------ a reload during the settlement
 
 TIANHU = dict(

@@ -14,6 +14,8 @@ from hall_harness import INSTANT, Client, Hall, running_hall
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from baida.server.connection import MAX_STRIKES
+
 pytestmark = pytest.mark.anyio
 
 
@@ -118,6 +120,26 @@ async def test_a_flood_is_refused_then_disconnected(tmp_path: Path) -> None:
         # the table played on for the others: the flooder's seat is on 托管
         actor = hall.runtime.hall.get(table_id)
         assert actor.driver.modes[1].value == "auto"
+        for c in clients:
+            await c.close()
+
+
+async def test_acts_refused_again_and_again_disconnect(tmp_path: Path) -> None:
+    """Stale and out-of-turn acts are bad messages too: MAX_STRIKES of them in a row close the
+    connection; the rest of the table plays on. (Spread over more than STRIKE_WINDOW they
+    never add up: test_server_socket.)"""
+    async with running_hall(tmp_path, client_rate=1000.0) as hall:
+        table_id, clients = await four_at_a_table(hall)
+        actor = hall.runtime.hall.get(table_id)
+        turn = actor.driver.round.turn
+        rogue = clients[(turn + 2) % 4]
+        for _ in range(MAX_STRIKES):
+            await rogue.send({"type": "act", "seq": 1, "action": {"type": "pass"}})
+        await asyncio.wait_for(rogue.reader, 10)
+        codes = [m.get("code") for m in rogue.log if m["type"] in ("refused", "error")]
+        assert codes.count("no_prompt") == MAX_STRIKES and codes[-1] == "misbehaving"
+        assert rogue.closed
+        assert not any(c.closed for c in clients if c is not rogue)
         for c in clients:
             await c.close()
 

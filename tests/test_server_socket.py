@@ -18,7 +18,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 from websockets.frames import Frame, Opcode
 
-from baida.server.connection import MAX_UNREAD, Connection, User
+from baida.server.connection import MAX_STRIKES, MAX_UNREAD, STRIKE_WINDOW, Connection, User
 from baida.server.db_process import DatabaseProcess, DatabaseProcessError
 from baida.server.store import Store
 from baida.server.store.errors import HandStateError
@@ -121,6 +121,25 @@ async def test_a_client_that_never_reads_is_dropped() -> None:
     conn.send_text("{}")
     await asyncio.sleep(0)
     assert len(writer.frames) == frames  # nothing more is written
+
+
+async def test_bad_messages_close_the_connection_only_when_they_come_close_together() -> None:
+    now = [0.0]
+    spread = Connection(User(1, "slow"), FakeWriter(), lambda: now[0])
+    for _ in range(3 * MAX_STRIKES):  # 3 x MAX_STRIKES in all, but spread out
+        assert not spread.strike()
+        now[0] += STRIKE_WINDOW / (MAX_STRIKES - 2)  # never MAX_STRIKES in one window
+    burst = Connection(User(2, "rogue"), FakeWriter(), lambda: now[0])
+    assert [burst.strike() for _ in range(MAX_STRIKES)] == [False] * (MAX_STRIKES - 1) + [True]
+    writer = FakeWriter()
+    refused = Connection(User(3, "r"), writer, lambda: now[0])
+    for _ in range(MAX_STRIKES):
+        refused.refuse("stale", "that prompt is no longer current", 7, "a1")
+    refused.refuse("not_allowed", "no", 7, strike=False)
+    await asyncio.sleep(0)
+    messages = [json.loads(f) for f in writer.frames]
+    assert [m["type"] for m in messages] == ["refused"] * MAX_STRIKES + ["error"]
+    assert messages[-1]["code"] == "misbehaving" and writer.closed == (4400, "misbehaving")
 
 
 async def test_messages_of_one_turn_go_in_one_frame_when_batched() -> None:

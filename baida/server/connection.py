@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from .logs import fields
 from .protocol import encode
 
 log = logging.getLogger(__name__)
@@ -25,7 +26,9 @@ SEND_QUEUE = 512  # messages waiting for the next write before the client is dro
 MAX_UNREAD = 1 << 20  # bytes the client has not read yet before it is dropped
 RATE = 8.0  # messages per second a client may send on average
 BURST = 24.0  # ... and at once
-MAX_STRIKES = 20  # malformed or refused-for-flooding messages before the connection is closed
+MAX_STRIKES = 20  # bad messages (malformed, flooding, acts refused) before it is closed ...
+STRIKE_WINDOW = 60.0  # ... within this many seconds: a slow client's occasional stale act
+# (its answer crossed a timeout) never adds up to a disconnection over a long evening
 
 
 @dataclass(slots=True)
@@ -115,7 +118,8 @@ class Connection:
         self._burst = burst
         self._tokens = burst
         self._stamp = now()
-        self.strikes = 0
+        self.strikes = 0  # bad messages within the last STRIKE_WINDOW seconds
+        self._strike_times: list[float] = []
         self.closed = False  # no more messages are taken (closing, or the peer is gone)
         self.done = False  # the close frame went out (or the peer is gone)
         self.sent = 0  # frames written
@@ -151,8 +155,13 @@ class Connection:
         return True
 
     def strike(self) -> bool:
-        """Count a bad message; True when the connection should now be closed."""
-        self.strikes += 1
+        """Count a bad message; True when the connection should now be closed (MAX_STRIKES
+        of them within STRIKE_WINDOW seconds)."""
+        now = self._now()
+        times = [t for t in self._strike_times if now - t < STRIKE_WINDOW]
+        times.append(now)
+        self._strike_times = times
+        self.strikes = len(times)
         return self.strikes >= MAX_STRIKES
 
     def close(self, code: int = 1000, reason: str = "") -> None:
@@ -164,6 +173,23 @@ class Connection:
         if not self._flush_due:
             self._flush_due = True
             self._flusher.add(self)
+
+    def refuse(self, code: str, message: str, table_id: int, id: str | None = None,
+               strike: bool = True) -> None:
+        """Answer ``refused``; a bad message counts as a strike, and too many close the
+        connection with ``error`` (``misbehaving``)."""
+        self.send({"type": "refused", "code": code, "message": message, "id": id})
+        if strike and self.strike():
+            log.warning("user %s at table %s: %d bad messages, disconnected", self.user.id,
+                        table_id, self.strikes, extra=fields(
+                            "refusal_flood", table=table_id, user=self.user.id, seat=self.seat,
+                            last_code=code, strikes=self.strikes))
+            self.fail("misbehaving", "too many bad messages")
+
+    def fail(self, code: str, message: str) -> None:
+        """Send ``error`` and close (4400)."""
+        self.send({"type": "error", "code": code, "message": message})
+        self.close(4400, code)
 
     def lost(self) -> None:
         """The peer went away: nothing more is written."""

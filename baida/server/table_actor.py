@@ -47,6 +47,10 @@ STORAGE_BACK = {"type": "notice", "code": "storage_back", "message": "the table 
 # after a restart between hands, how long the next deal waits for the people to come back
 # when the table has no between-hands limit
 RESTART_GRACE = 30.0
+# refusals that count as a bad message (a client that keeps acting out of turn, on stale or
+# unoffered prompts, is disconnected like one that sends malformed JSON); a refused seat or
+# table request (not_allowed) is a person's click and only the rate limit applies
+STRIKE_CODES = frozenset({"stale", "not_offered", "no_prompt", "protocol"})
 
 
 @dataclass(slots=True)
@@ -306,8 +310,8 @@ class TableActor:
                 await result
         except Refused as exc:
             self.metrics.refused(exc.code)
-            conn.send({"type": "refused", "code": exc.code, "message": exc.message,
-                       "id": getattr(message, "id", None)})
+            conn.refuse(exc.code, exc.message, self.id, getattr(message, "id", None),
+                        strike=exc.code in STRIKE_CODES)
 
     def _on_sit(self, conn: Connection, msg: P.Sit) -> None:
         if self.status != WAITING:

@@ -20,7 +20,6 @@ from starlette.requests import cookie_parser
 from . import protocol as P
 from .auth import COOKIE
 from .connection import Connection, SocketWriter, User
-from .logs import fields
 from .table_actor import CLOSED
 
 if TYPE_CHECKING:
@@ -182,15 +181,8 @@ async def _check(path: str, headers: dict[str, str], runtime: Runtime) -> Any:
 
 
 def _refuse(conn: Connection, code: str, message: str, table_id: int) -> None:
-    conn.send({"type": "refused", "code": code, "message": message, "id": None})
-    if conn.strike():
-        log.warning("user %s at table %s: %d bad messages, disconnected", conn.user.id,
-                    table_id, conn.strikes, extra=fields(
-                        "refusal_flood", table=table_id, user=conn.user.id, seat=conn.seat,
-                        last_code=code, strikes=conn.strikes))
-        _fatal(conn, "misbehaving", "too many bad messages")
+    conn.refuse(code, message, table_id)
 
 
 def _fatal(conn: Connection, code: str, message: str) -> None:
-    conn.send({"type": "error", "code": code, "message": message})
-    conn.close(4400, code)
+    conn.fail(code, message)

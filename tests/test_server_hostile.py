@@ -14,6 +14,7 @@ from hall_harness import INSTANT, Client, Hall, running_hall
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from baida.server.auth import LOGIN_FAILURES, LoginLimiter
 from baida.server.connection import MAX_STRIKES
 
 pytestmark = pytest.mark.anyio
@@ -224,6 +225,18 @@ async def test_logins_are_rate_limited(tmp_path: Path) -> None:
         r = await me.http.post("/api/login", json={"name": "小明", "password": "correct horse"})
         assert r.status_code == 429  # still blocked for this name for a while
         await me.http.aclose()
+
+
+def test_the_per_name_login_limit_counts_every_spelling_of_the_account() -> None:
+    """Wrong passwords for ``ａlice`` (a full-width a) or ``ALICE`` from ten addresses reach
+    the account ``alice`` as a login does, and so count against its limit."""
+    limiter = LoginLimiter(lambda: 0.0)
+    for i, spelling in enumerate(["ａlice", "ALICE", "Alice", "alice"] * 3):
+        if i == LOGIN_FAILURES:
+            break
+        limiter.failed(f"10.0.0.{i}", spelling)
+    assert limiter.blocked("192.0.2.1", "alice") and limiter.blocked("192.0.2.1", "ａＬＩＣＥ")
+    assert not limiter.blocked("192.0.2.1", "bob")
 
 
 async def test_table_chat_phrases_text_and_limits(tmp_path: Path) -> None:

@@ -20,6 +20,8 @@ from typing import Any
 
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
+from .store.names import InvalidName, name_key, normalize_name
+
 COOKIE = "baida_session"
 SESSION_DAYS = 30
 LOGIN_WINDOW = 600.0  # seconds
@@ -102,6 +104,15 @@ class FailureLimiter:
                 del self._fails[key]
 
 
+def login_key(name: str) -> str:
+    """The account a login name reaches, as ``authenticate`` looks it up (so ``ａlice`` and
+    ``ALICE`` count against ``alice``'s limit); an invalid name is its own key."""
+    try:
+        return name_key(normalize_name(name))
+    except InvalidName:
+        return name[:64]
+
+
 class LoginLimiter(FailureLimiter):
     """Failed logins per client address and per account name."""
 
@@ -110,7 +121,7 @@ class LoginLimiter(FailureLimiter):
 
     @staticmethod
     def _keys(address: str, name: str) -> tuple[str, ...]:
-        return (f"a:{address}", f"n:{name.casefold()}")
+        return (f"a:{address}", f"n:{login_key(name)}")
 
     def blocked(self, address: str, name: str) -> bool:
         return self.blocked_keys(self._keys(address, name))

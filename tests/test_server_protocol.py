@@ -46,6 +46,8 @@ def test_every_message_type_has_a_schema() -> None:
         ('{"type": "chat", "text": ""}', "malformed"),
         ('{"type": "hello", "protocol": 1, "extra": 1}', "malformed"),
         ('{"type": "ping", "id": "' + "x" * 5000 + '"}', "too_large"),
+        # 1,400 characters, but 4,200 bytes of UTF-8: the limit is in bytes
+        ('{"type": "chat", "text": "' + "中" * 1400 + '"}', "too_large"),
     ],
 )
 def test_malformed_client_messages_are_named(frame: str, code: str) -> None:

@@ -150,9 +150,16 @@ CLIENT_TYPES = ("hello", "sit", "stand", "ready", "start", "add_bots", "act", "r
                 "ping")
 
 
+def _size(frame: str | bytes) -> int:
+    """Bytes of a frame, text counted as UTF-8 (a Chinese character is three)."""
+    if isinstance(frame, bytes) or len(frame) * 4 <= MAX_FRAME:  # short: within the limit
+        return len(frame)
+    return len(frame.encode("utf-8", "surrogatepass"))
+
+
 def parse_client(frame: str | bytes) -> Any:
     """A client message from one frame; ``ProtocolError`` for anything else."""
-    if len(frame) > MAX_FRAME:
+    if _size(frame) > MAX_FRAME:
         raise ProtocolError("too_large", f"a message is at most {MAX_FRAME} bytes")
     try:
         obj = orjson.loads(frame)

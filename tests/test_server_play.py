@@ -108,7 +108,7 @@ async def test_quick_play_with_three_bots_and_a_spectator(tmp_path: Path, rulese
         await hall.quiet([me])
         await me.send({"type": "add_bots"})
         watcher = await Client(hall).guest()
-        found = (await watcher.http.get(f"/api/rooms/{table['room_code'].lower()}")).json()
+        found = (await watcher.post("/api/rooms", {"code": table["room_code"].lower()})).json()
         assert found["table"]["id"] == table["id"]
         await watcher.open(table["id"])
         await me.send({"type": "ready"})

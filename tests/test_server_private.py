@@ -134,8 +134,9 @@ async def test_guessing_room_codes_is_limited(tmp_path: Path) -> None:
         for attempt in ({"code": "NOPE99"}, {"code": table["room_code"]}):
             r = await guesser.post("/api/rooms", attempt)
             assert r.status_code == 429 and "too many wrong room codes" in r.json()["error"]
+        # entering a room changes what the caller may open: never by GET (no CSRF token)
         r = await guesser.http.get(f"/api/rooms/{table['room_code']}")
-        assert r.status_code == 429
+        assert r.status_code in (404, 405)
         assert (await answer_of_socket(hall, guesser, table["id"]))[1] == 4404
         # malformed codes count too, and are refused the same way
         other = await Client(hall).guest()

@@ -398,12 +398,6 @@ async def table(request: Request) -> Response:
 
 
 @endpoint(auth=True)
-async def room(request: Request) -> Response:
-    """``GET /api/rooms/{code}``: the same as posting the code."""
-    return await _enter_room(request, request.path_params.get("code"))
-
-
-@endpoint(auth=True)
 async def enter_room(request: Request) -> Response:
     """``POST /api/rooms`` ``{"code"}``: the private table of a room code; the caller may
     then open its socket. Wrong codes are limited per address and per account."""
@@ -507,7 +501,6 @@ ROUTES = [
     Route("/api/tables", tables, methods=["GET", "POST"]),
     Route("/api/tables/{table_id}", table, methods=["GET"]),
     Route("/api/rooms", enter_room, methods=["POST"]),
-    Route("/api/rooms/{code}", room, methods=["GET"]),
     Route("/api/quickplay", quick_play, methods=["POST"]),
     Route("/api/phrases", phrases, methods=["GET"]),
     Route("/healthz", health, methods=["GET"]),

@@ -50,12 +50,19 @@ class Hall:
         assert self.runtime.hall is not None
         return list(self.runtime.hall.tables.values())
 
-    async def quiet(self, clients: list[Client] = (), rounds: int = 200) -> None:
+    async def quiet(self, clients: list[Client] = (), limit: float = 20.0) -> None:
         """Wait until no table has work queued and every client has read what was sent to
-        it (a ping answered after everything else), twice in a row with nothing new."""
+        it (a ping answered after everything else), twice in a row with nothing new. A table
+        may be waiting for the database process (another process: real time, however loaded
+        the machine), so this gives up only after ``limit`` seconds of real time."""
         stable = 0
-        for _ in range(rounds):
-            await asyncio.sleep(0)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + limit
+        spins = 0
+        while loop.time() < deadline:
+            spins += 1
+            # turns of the loop first; then, while still busy, let other processes run
+            await asyncio.sleep(0 if spins < 200 else 0.002)
             busy = any(not a.idle() for a in self.actors())
             before = sum(len(c.log) for c in clients)
             for c in clients:

@@ -95,6 +95,8 @@ def _flusher(loop: asyncio.AbstractEventLoop) -> _Flusher:
 class Connection:
     """A table-bound WebSocket; ``send`` never blocks."""
 
+    queued = 0  # messages queued to any connection of this process (the metrics read it)
+
     def __init__(
         self,
         user: User,
@@ -135,6 +137,7 @@ class Connection:
             self._queue(text)
 
     def _queue(self, text: str) -> None:
+        Connection.queued += 1
         if len(self._pending) >= SEND_QUEUE:
             log.warning("user %s: send queue full, disconnecting", self.user.id)
             self.close(1008, "too slow")

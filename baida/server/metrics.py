@@ -6,6 +6,8 @@ from collections.abc import Callable
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
+from .connection import Connection
+
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 
 
@@ -19,7 +21,8 @@ class Metrics:
         self.connections = Gauge("baida_connections", "open table connections", registry=r)
         self.players = Gauge("baida_players_seated", "people seated at tables", registry=r)
         self.messages_in = Counter("baida_messages_in", "client messages received", registry=r)
-        self.messages_out = Counter("baida_messages_out", "messages sent", registry=r)
+        self.messages_out = Counter("baida_messages_out", "messages sent to clients (all kinds)",
+                                    registry=r)
         self.refusals = Counter("baida_refusals", "client messages refused", ["code"],
                                 registry=r)
         self.actions = Counter("baida_actions", "actions taken from people", registry=r)
@@ -35,7 +38,7 @@ class Metrics:
         self._scrape_hooks: list[Callable[[], None]] = []
         # the hot path counts in plain integers; the counters catch up at each scrape
         self.pending_in = 0
-        self.pending_out = 0
+        self._out_counted = Connection.queued  # at the last scrape (one hall per process)
         self.pending_actions = 0
 
     def on_scrape(self, hook: Callable[[], None]) -> None:
@@ -54,8 +57,10 @@ class Metrics:
     def render(self) -> bytes:
         for hook in self._scrape_hooks:
             hook()
-        for counter, name in ((self.messages_in, "pending_in"), (self.messages_out, "pending_out"),
-                              (self.actions, "pending_actions")):
+        for counter, name in ((self.messages_in, "pending_in"), (self.actions, "pending_actions")):
             counter.inc(getattr(self, name))
             setattr(self, name, 0)
+        queued = Connection.queued
+        self.messages_out.inc(queued - self._out_counted)
+        self._out_counted = queued
         return generate_latest(self.registry)

@@ -749,7 +749,6 @@ class TableActor:
             self.metrics.latency.observe(now - started)
         self._acks.clear()
         encoded: dict[int, str] = {}  # a message shared by several seats is encoded once
-        sent = 0
         for recipient, message in self.driver.drain():
             text = encoded.get(id(message))
             if text is None:
@@ -757,14 +756,10 @@ class TableActor:
             if recipient is None:
                 for conn in self.spectators:
                     conn.send_text(text)
-                    sent += 1
             else:
                 conn = self.seats[recipient].conn
                 if conn is not None:
                     conn.send_text(text)
-                    sent += 1
-        if sent:
-            self.metrics.pending_out += sent
 
     def _send_snapshots(self) -> None:
         driver = self.driver

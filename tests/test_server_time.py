@@ -118,6 +118,36 @@ async def test_a_dropped_connection_goes_to_tuoguan_and_comes_back(tmp_path: Pat
         await me.http.aclose()
 
 
+async def test_a_second_window_gets_the_open_prompt_with_the_time_left(tmp_path: Path) -> None:
+    """A reload (the new socket opens before the old one is gone): the new connection gets
+    the snapshot and the same open prompt with what is left of its time, not a fresh turn;
+    the old one is told it was replaced."""
+    async with running_hall(tmp_path) as hall:
+        me = await Client(hall).guest()
+        table_id = await table_with_bots(hall, me)
+        prompt = await my_turn(hall, me)
+        assert prompt["time_ms"] == TIMING["turn"] * 1000
+        assert prompt["bank_ms"] == TIMING["bank"] * 1000
+        await hall.advance(3.0, [me])
+        again = Client(hall)
+        again.http.cookies.update(me.http.cookies)
+        again.me = me.me
+        await again.open(table_id)
+        await hall.quiet([me, again])
+        assert me.last("error")["code"] == "replaced"
+        resent = again.last("snapshot")["prompt"]  # the open prompt comes in the snapshot
+        assert resent["seq"] == prompt["seq"] and resent["kind"] == "turn"
+        assert resent["time_ms"] == (TIMING["turn"] - 3.0) * 1000
+        assert resent["bank_ms"] == TIMING["bank"] * 1000
+        actor = hall.runtime.hall.get(table_id)
+        assert actor.driver.modes[0].value == "player"
+        await again.send({"type": "act", "seq": resent["seq"], "action": resent["actions"][0]})
+        await hall.quiet([again])
+        assert again.last("ack")["seq"] == resent["seq"]
+        await again.close()
+        await me.http.aclose()
+
+
 @pytest.mark.parametrize("uniform", [False, True])
 async def test_every_seat_sees_the_same_pause_after_a_discard(tmp_path: Path,
                                                               uniform: bool) -> None:

@@ -386,12 +386,15 @@ def _comparable(view: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+# bots slow enough that the own turn is still open when the test looks
+SLOW_BOTS = {"timing": {"pause": 0.12, "claim": 6.0, "turn": 30.0, "bank": 10.0, "santan": 30.0,
+                        "bot_turn": 2.5, "bot_claim": 0.05, "between_hands": None}}
+
+
 def test_a_reload_and_a_dropped_connection_resume_the_same_view(
     web: Web, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    slow = {"timing": {"pause": 0.12, "claim": 6.0, "turn": 30.0, "bank": 10.0, "santan": 30.0,
-                       "bot_turn": 2.5, "bot_claim": 0.05, "between_hands": None}}
-    install_scenario(web.hall, monkeypatch, Scenario(config=slow))
+    install_scenario(web.hall, monkeypatch, Scenario(config=SLOW_BOTS))
     page = web.page()
     enter_as_guest(page, web.hall.base)
     quick_play(page, "jiaxing")
@@ -445,9 +448,7 @@ class SilentNetwork:
 def test_a_connection_gone_silent_is_given_up_and_the_page_carries_on(
     web: Web, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    slow = {"timing": {"pause": 0.12, "claim": 6.0, "turn": 30.0, "bank": 10.0, "santan": 30.0,
-                       "bot_turn": 2.5, "bot_claim": 0.05, "between_hands": None}}
-    install_scenario(web.hall, monkeypatch, Scenario(config=slow))
+    install_scenario(web.hall, monkeypatch, Scenario(config=SLOW_BOTS))
     page = web.page()
     page.add_init_script("window.baidaConfig = {heartbeatMs: 200, silenceMs: 1500}")
     network = SilentNetwork(page)

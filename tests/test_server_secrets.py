@@ -1,6 +1,7 @@
 """No message to a seat holds another seat's concealed tile, the wall, an unrevealed seed, or
 who else may claim: every message of whole matches of both rulesets, every seat and a
-spectator, checked; and the messages match the published schemas."""
+spectator, checked (also with the hall's bots and a seat played by 托管 while its person was
+away); and the messages match the published schemas."""
 
 from __future__ import annotations
 
@@ -123,6 +124,68 @@ async def test_no_message_reveals_a_secret(tmp_path: Path, ruleset: str) -> None
         # the random players made claims, so windows opened and were answered
         assert {"prompt", "ack", "snapshot", "pon"} <= kinds or {"prompt", "chi"} <= kinds
         for c in everyone + [host]:
+            await c.close()
+
+
+# the bots (and 托管) take half a second a move: time passes only when the test says
+BOT_PACED = {**INSTANT, "bot_turn": 0.5, "bot_claim": 0.25}
+
+
+@pytest.mark.parametrize("ruleset", ["jiaxing", "wenling"])
+async def test_no_secret_with_hall_bots_and_a_seat_on_tuoguan(tmp_path: Path,
+                                                             ruleset: str) -> None:
+    """Two people and two of the hall's bots; one person drops mid-hand (托管 plays the seat)
+    and comes back: nothing either person or a spectator is sent leaks, before, during or
+    after, and everything matches the schemas."""
+    async with running_hall(tmp_path) as hall:
+        host = await Client(hall).guest()
+        r = await host.post("/api/tables", {"ruleset": ruleset, "hands": 2,
+                                           "timing": BOT_PACED})
+        table_id = r.json()["table"]["id"]
+        dropper = await Client(hall).guest()
+        host.on_message = random_player(20)
+        people = [host, dropper]
+        for seat, c in enumerate(people):
+            await c.open(table_id)
+            await c.send({"type": "sit", "seat": seat})
+        watcher = await Client(hall).guest()
+        await watcher.open(table_id)
+        everyone = [*people, watcher]
+        await hall.quiet(everyone)
+        await host.send({"type": "add_bots"})  # seats 2 and 3
+        for c in people:
+            await c.send({"type": "ready"})
+        for _ in range(400):  # until the dropper owes a decision, which it never answers
+            if dropper.of_type("prompt"):
+                break
+            await hall.advance(0.25, everyone)
+        assert dropper.of_type("prompt")
+        await dropper.ws.close()
+        await hall.quiet([host, watcher])
+        actor = hall.runtime.hall.get(table_id)
+        assert actor.driver.modes[1].value == "auto"
+        await hall.advance(3.0, [host, watcher])  # 托管 plays the seat for a while
+        back = Client(hall)
+        back.http.cookies.update(dropper.http.cookies)
+        back.me = dropper.me
+        back.on_message = random_player(99)
+        await back.open(table_id)
+        await back.send({"type": "resume"})
+        everyone = [host, back, watcher]
+        for _ in range(4000):
+            if all(any(m["match_over"] for m in c.of_type("hand_result")) for c in (host, back)):
+                break
+            await hall.advance(0.25, everyone)
+        assert any(m["match_over"] for m in back.of_type("hand_result"))
+        assert any(m["type"] == "seat_mode" for m in host.log)  # 托管, marked to everyone
+        for seat, log in ((0, host.log), (1, dropper.log), (1, back.log)):
+            assert leaks(seat, log) == [], seat
+            for message in log:
+                validate(message)
+        assert leaks(None, watcher.log) == []
+        for message in watcher.log:
+            validate(message)
+        for c in [*everyone, dropper]:
             await c.close()
 
 

@@ -450,7 +450,7 @@ def test_a_connection_gone_silent_is_given_up_and_the_page_carries_on(
 ) -> None:
     install_scenario(web.hall, monkeypatch, Scenario(config=SLOW_BOTS))
     page = web.page()
-    page.add_init_script("window.baidaConfig = {heartbeatMs: 200, silenceMs: 1500}")
+    page.add_init_script("window.baidaConfig = {heartbeatMs: 200, silenceMs: 3000}")
     network = SilentNetwork(page)
     enter_as_guest(page, web.hall.base)
     quick_play(page, "jiaxing")
@@ -466,7 +466,7 @@ def test_a_connection_gone_silent_is_given_up_and_the_page_carries_on(
     page.locator(".hand .tile-btn.can").last.click()
     page.wait_for_function("window.baidaTable.state.view.players[0].discards.length === 1")
     # the heartbeat keeps a quiet but healthy connection: it is not given up
-    page.wait_for_timeout(2500)
+    page.wait_for_timeout(4000)  # longer than the silence limit
     assert network.connections == 2
 
 

@@ -48,7 +48,7 @@ def review_or_error(
     except (EngineError, ValueError) as exc:
         return 2, {"error": f"not a reviewable record: {exc}"}
     except Exception as exc:  # a bug of ours: still one line, never a traceback
-        return 3, {"error": f"internal error while reviewing: {type(exc).__name__}"}
+        return 3, {"error": f"internal error while reviewing: {exc!r}"}
 
 
 def run(args: argparse.Namespace) -> int:

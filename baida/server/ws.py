@@ -98,17 +98,17 @@ class TableSession:
         metrics = self.runtime.metrics
         metrics.pending_in += 1
         if text is None:
-            _refuse(conn, "malformed", "send text frames of JSON", actor.id)
+            conn.refuse("malformed", "send text frames of JSON", actor.id)
             return
         if not conn.allow():
-            _refuse(conn, "rate_limited", "too many messages; slow down", actor.id)
+            conn.refuse("rate_limited", "too many messages; slow down", actor.id)
             metrics.refused("rate_limited")
             return
         try:
             message = P.parse_client(text)
         except P.ProtocolError as exc:
             metrics.refused(exc.code)
-            _refuse(conn, exc.code, exc.message, actor.id)
+            conn.refuse(exc.code, exc.message, actor.id)
             return
         actor.receive(conn, message)
 
@@ -120,13 +120,13 @@ class TableSession:
         try:
             message = P.parse_client(text if text is not None else b"")
         except P.ProtocolError as exc:
-            _fatal(conn, "protocol", f"the first message is hello: {exc.message}")
+            conn.fail("protocol", f"the first message is hello: {exc.message}")
             return
         if not isinstance(message, P.Hello):
-            _fatal(conn, "protocol", "the first message is hello")
+            conn.fail("protocol", "the first message is hello")
             return
         if message.protocol != P.PROTOCOL:
-            _fatal(conn, "version", f"this hall speaks protocol {P.PROTOCOL}")
+            conn.fail("version", f"this hall speaks protocol {P.PROTOCOL}")
             return
         conn.greeted = True
         conn.batch = message.batch
@@ -178,11 +178,3 @@ async def _check(path: str, headers: dict[str, str], runtime: Runtime) -> Any:
     if actor is None or not runtime.hall.may_open(actor, found[0]):
         return _Turned("no_table", "no such table", 4404)
     return found[0], actor
-
-
-def _refuse(conn: Connection, code: str, message: str, table_id: int) -> None:
-    conn.refuse(code, message, table_id)
-
-
-def _fatal(conn: Connection, code: str, message: str) -> None:
-    conn.fail(code, message)

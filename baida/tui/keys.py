@@ -84,13 +84,17 @@ class Menu:
     cursor: int | None = None  # index into slots
     pass_action: Action | None = None  # what Enter does when there is no hand to discard from
     pass_label: str = ""
-    win_offered: bool = False  # a 和 or a 腊子 (a win by its own key) is among the choices
-    win_key: str = SINGLE_KEYS["win"]  # the key that wins: w, or l for a 腊子
+    win_key: str | None = None  # the key that wins when a win is offered: w, or l for a 腊子
     pending: Action | None = None  # a guarded action waiting for CONFIRM_KEY
     lang: str = "zh"
     is_sub: bool = False
 
     # -- what the prompt shows --------------------------------------------------------------
+    @property
+    def win_offered(self) -> bool:
+        """A 和 or a 腊子 (a win by its own key) is among the choices."""
+        return self.win_key is not None
+
     @property
     def can_discard(self) -> bool:
         return any(s.action is not None for s in self.slots)
@@ -254,8 +258,8 @@ def build_menu(legal: Sequence[Action], view: Mapping[str, Any], lang: str = "zh
     for action in legal:
         kind = "kong" if action["type"] in KONG_TYPES else action["type"]
         by_type.setdefault(kind, []).append(action)
-    menu.win_offered = "win" in by_type or "lazi" in by_type
-    menu.win_key = SINGLE_KEYS["win" if "win" in by_type else "lazi"]
+    winning = next((kind for kind in ("win", "lazi") if kind in by_type), None)
+    menu.win_key = SINGLE_KEYS[winning] if winning else None
 
     discards = {a["tile"]: a for a in by_type.get("discard", [])}
     if discards:

@@ -57,6 +57,18 @@ WIN_OR_PON = dict(
 )
 
 
+def scripted_quick_play(web: Web, monkeypatch: pytest.MonkeyPatch, ruleset: str,
+                        spec: dict[str, Any], config: dict[str, Any]) -> Any:
+    """A guest's page at a quick-play table whose first hand is dealt from ``spec`` (the
+    keywords of ``scripted_wall``), the bots throwing what they draw."""
+    wall = scripted_wall(ruleset, **spec)
+    install_scenario(web.hall, monkeypatch, Scenario(config=config, wall=wall, policy=mo_qie))
+    page = web.page()
+    enter_as_guest(page, web.hall.base)
+    quick_play(page, ruleset)
+    return page
+
+
 # Wenling: the dealer holds three 得 (5m with the indicator 5m): a 腊子, a win by its own key.
 LAZI = dict(
     hands=["5m5m5m1p4p7p1s4s7s3m6m2p8p3sWC", "2s5s8s3m6m3p6p3s6s9m9pSWNCF",
@@ -68,12 +80,7 @@ LAZI = dict(
 def test_a_lazi_is_offered_loudly_and_no_discard_key_throws_it_away(
     web: Web, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    wall = scripted_wall("wenling", LAZI["hands"], indicator=LAZI["indicator"],
-                         extra=LAZI["extra"])
-    install_scenario(web.hall, monkeypatch, Scenario(config={"hands": 1}, wall=wall, policy=mo_qie))
-    page = web.page()
-    enter_as_guest(page, web.hall.base)
-    quick_play(page, "wenling")
+    page = scripted_quick_play(web, monkeypatch, "wenling", LAZI, {"hands": 1})
     prompt = wait_prompt(page)
     assert "lazi" in prompt["types"] and "win" not in prompt["types"]
     assert "腊子" in page.locator(".actions.win-offer .prompt-text.loud").inner_text()
@@ -191,13 +198,8 @@ TWO_KONGS = dict(
 def test_k_offers_the_choice_of_a_kong_and_the_kong_is_made(
     web: Web, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    wall = scripted_wall("jiaxing", TWO_KONGS["hands"], indicator=TWO_KONGS["indicator"],
-                         extra=TWO_KONGS["extra"])
-    install_scenario(web.hall, monkeypatch, Scenario(
-        config={"hands": 1, "timing": {**FAST, "turn": 60.0}}, wall=wall, policy=mo_qie))
-    page = web.page()
-    enter_as_guest(page, web.hall.base)
-    quick_play(page, "jiaxing")
+    page = scripted_quick_play(web, monkeypatch, "jiaxing", TWO_KONGS,
+                               {"hands": 1, "timing": {**FAST, "turn": 60.0}})
     turn = wait_prompt(page)
     assert turn["kind"] == "turn" and "akong" in turn["types"]
     page.keyboard.press("k")  # two kongs: a choice, nothing made yet

@@ -1,0 +1,210 @@
+"""Counterfactual decisions: what one class of a bot's decisions is worth, on the deal itself.
+
+Four copies of a bot play a hand. At every decision of the chosen class, the hand is copied
+and played to its end twice from there: once with the bot's own choice, once with the
+alternative that the class names. Both branches are played by the same four bots, with the
+same random state, on the same wall. The difference in the deciding seat's points
+(alternative − the bot's choice) is what the alternative was worth on that deal. Averaged over
+many deals, it estimates what changing that one rule would gain. The estimate is far less noisy
+than an arena run of the changed bot, because everything before the decision is shared and
+nothing else about the bot changes.
+
+Classes (``--kind``):
+
+* ``santan``: 坚持 against 放弃 (Jiaxing 三摊), whichever the bot did not choose;
+* ``third``: a claim that would make the seat a 承包方 (Jiaxing), against passing, or passing
+  against the claim the bot made;
+* ``claim``: an ordinary 碰/吃 against passing, the same way;
+* ``discard:NAME``: the bot's discard against bot NAME's, where the two differ.
+
+Where the alternative is one of several claims, it is the one ``expert`` values highest.
+Results are grouped by what the bot chose (and, for claims, whether ``expert`` counted the
+claim as one it may make). A positive mean says that the alternative would have done better.
+
+    python -m bench.branch_eval --ruleset jiaxing --kind santan --hands 400 --seed-start 700000
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import math
+import statistics
+import sys
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from multiprocessing import Pool
+from pathlib import Path
+from typing import Any
+
+from baida.bots.arena import engine_seed
+from baida.bots.expert import ExpertBot
+from baida.bots.features import read_view, view_dict
+from baida.bots.policy import action_type, make_bot
+from baida.engine.round import Round
+
+KINDS = ("santan", "third", "claim", "discard:NAME")
+CLAIMS = ("pon", "chi", "mkong")
+
+
+@dataclass(frozen=True, slots=True)
+class Branch:
+    """One decision played both ways: the deciding seat's points after each."""
+
+    tag: str
+    seat: int
+    chosen_points: int
+    alternative_points: int
+
+    @property
+    def gain(self) -> int:
+        return self.alternative_points - self.chosen_points
+
+
+@dataclass(slots=True)
+class HandBranches:
+    seed: int
+    payments: list[int]  # the hand as the bots played it
+    branches: list[Branch] = field(default_factory=list)
+
+
+class Alternatives:
+    """Finds the decisions of one class and the alternative to each."""
+
+    def __init__(self, kind: str, seed: int) -> None:
+        if kind not in ("santan", "third", "claim") and not kind.startswith("discard:"):
+            raise ValueError(f"--kind: one of {', '.join(KINDS)}, not {kind!r}")
+        self.kind = kind
+        self.ranker = ExpertBot(seed=seed)  # values the claims for the alternative
+        self.others: dict[int, Any] = {}
+        if kind.startswith("discard:"):
+            name = kind.split(":", 1)[1]
+            self.others = {s: make_bot(name, seed=seed * 4 + s) for s in range(4)}
+
+    def find(
+        self, seat: int, view: Any, legal: Sequence[Any], chosen: Any
+    ) -> tuple[str, Any] | None:
+        """(tag, alternative) when this decision belongs to the class, else None."""
+        types = {action_type(a) for a in legal}
+        if self.kind == "santan":
+            if "give_up" not in types or "continue" not in types:
+                return None
+            other = "continue" if action_type(chosen) == "give_up" else "give_up"
+            return f"chose {action_type(chosen)}", _first(legal, other)
+        if self.kind.startswith("discard:"):
+            if types != {"discard"}:
+                return None
+            other = self.others[seat].choose(view, legal)
+            return ("chose another discard", other) if other != chosen else None
+        if "pass" not in types or not types & set(CLAIMS) or "win" in types:
+            return None
+        seen = read_view(view_dict(view))
+        source = seen.last_discard[0] if seen.last_discard else -1
+        pair = source >= 0 and ExpertBot._makes_pair(seen, seen.seat, source)
+        if pair != (self.kind == "third"):
+            return None
+        if action_type(chosen) != "pass":
+            return "chose the claim", _first(legal, "pass")
+        valued = [v for v in self.ranker.evaluate(view, legal) if action_type(v.action) in CLAIMS]
+        best = max(valued, key=lambda v: v.value)
+        return f"chose pass (claim eligible: {best.eligible})", best.action
+
+
+def _first(legal: Sequence[Any], kind: str) -> Any:
+    return next(a for a in legal if action_type(a) == kind)
+
+
+def _finish(rnd: Round, bots: Sequence[Any]) -> list[int]:
+    while not rnd.ended:
+        seat = rnd.to_act[0]
+        legal = rnd.legal_actions(seat)
+        rnd.apply(legal[0] if len(legal) == 1 else bots[seat].choose(rnd.view(seat), legal))
+    assert rnd.result is not None
+    return list(rnd.result.payments)
+
+
+def branch_hand(ruleset: str, seed: int, bot: str, kind: str) -> HandBranches:
+    """Play arena seed ``seed`` with four ``bot``s, branching at every decision of ``kind``."""
+    rnd = Round.from_seed(ruleset, engine_seed(seed))
+    bots = [make_bot(bot, seed=seed * 4 + s) for s in range(4)]
+    finder = Alternatives(kind, seed)
+    found: list[tuple[str, int, Round, list[Any], Any, Any]] = []
+    while not rnd.ended:
+        seat = rnd.to_act[0]
+        legal = rnd.legal_actions(seat)
+        if len(legal) == 1:
+            rnd.apply(legal[0])
+            continue
+        view = rnd.view(seat)
+        chosen = bots[seat].choose(view, legal)
+        alternative = finder.find(seat, view, legal, chosen)
+        if alternative is not None:
+            tag, other = alternative
+            found.append((tag, seat, copy.deepcopy(rnd), copy.deepcopy(bots), chosen, other))
+        rnd.apply(chosen)
+    assert rnd.result is not None
+    out = HandBranches(seed, list(rnd.result.payments))
+    for tag, seat, state, players, chosen, other in found:
+        branches = []
+        for action in (chosen, other):
+            copy_rnd, copy_bots = copy.deepcopy(state), copy.deepcopy(players)
+            copy_rnd.apply(action)
+            branches.append(_finish(copy_rnd, copy_bots)[seat])
+        out.branches.append(Branch(tag, seat, branches[0], branches[1]))
+    return out
+
+
+def _job(args: tuple[str, int, str, str]) -> HandBranches:
+    return branch_hand(*args)
+
+
+def summarize(hands: Sequence[HandBranches]) -> dict[str, dict[str, float]]:
+    """Per tag: how many decisions, and the mean gain of the alternative with a 95% interval."""
+    gains: dict[str, list[int]] = defaultdict(list)
+    for hand in hands:
+        for b in hand.branches:
+            gains[b.tag].append(b.gain)
+    out = {}
+    for tag, values in sorted(gains.items()):
+        mean = statistics.fmean(values)
+        half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+        out[tag] = {"n": len(values), "mean": round(mean, 3), "low": round(mean - half, 3),
+                    "high": round(mean + half, 3)}
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--ruleset", choices=("jiaxing", "wenling"), default="jiaxing")
+    parser.add_argument("--bot", default="expert")
+    parser.add_argument("--kind", required=True, help=f"one of {', '.join(KINDS)}")
+    parser.add_argument("--hands", type=int, default=200)
+    parser.add_argument("--seed-start", type=int, default=700_000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--json", type=Path, help="write every branch here")
+    args = parser.parse_args(argv)
+    try:
+        Alternatives(args.kind, 0)
+    except ValueError as exc:
+        parser.error(str(exc))
+    jobs = [(args.ruleset, s, args.bot, args.kind)
+            for s in range(args.seed_start, args.seed_start + args.hands)]
+    with Pool(args.workers) as pool:
+        hands = pool.map(_job, jobs, chunksize=4)
+    summary = summarize(hands)
+    print(f"{args.ruleset}, {args.bot} ×4, {args.hands} hands from seed {args.seed_start}, "
+          f"kind {args.kind}: points of (alternative − {args.bot}'s choice) for the deciding seat")
+    for tag, s in summary.items():
+        interval = f"[{s['low']:+.2f}, {s['high']:+.2f}]"
+        print(f"  {tag:38s} n={s['n']:5d}  mean {s['mean']:+7.2f}  {interval}")
+    if args.json:
+        args.json.write_text(json.dumps({"args": {k: str(v) for k, v in vars(args).items()},
+                                         "summary": summary,
+                                         "hands": [asdict(h) for h in hands]}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

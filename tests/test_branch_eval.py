@@ -1,0 +1,38 @@
+"""bench.branch_eval: both branches of a decision are played on the same deal, reproducibly."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.branch_eval import Alternatives, branch_hand, main, summarize
+
+
+def test_the_bots_own_branch_is_the_hand_they_played() -> None:
+    hand = branch_hand("jiaxing", 700_001, "efficient", "discard:greedy")
+    assert hand.branches, "efficient and greedy differ on some discard of this hand"
+    for branch in hand.branches:  # the copy played with the bot's choice ends as the hand did
+        assert branch.chosen_points == hand.payments[branch.seat]
+    assert any(b.alternative_points != b.chosen_points for b in hand.branches)
+
+
+def test_branches_are_reproducible() -> None:
+    first = branch_hand("wenling", 800_002, "efficient", "discard:greedy")
+    again = branch_hand("wenling", 800_002, "efficient", "discard:greedy")
+    assert first == again
+
+
+def test_summary_reports_the_alternatives_mean_gain() -> None:
+    hand = branch_hand("jiaxing", 700_001, "efficient", "discard:greedy")
+    summary = summarize([hand])
+    gains = [b.gain for b in hand.branches]
+    (tag,) = summary
+    assert summary[tag]["n"] == len(gains)
+    assert summary[tag]["mean"] == pytest.approx(sum(gains) / len(gains), abs=1e-3)
+    assert summary[tag]["low"] <= summary[tag]["mean"] <= summary[tag]["high"]
+
+
+def test_an_unknown_kind_is_named() -> None:
+    with pytest.raises(ValueError, match="'peng'"):
+        Alternatives("peng", 0)
+    with pytest.raises(SystemExit):
+        main(["--kind", "peng"])

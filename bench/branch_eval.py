@@ -18,8 +18,10 @@ Classes (``--kind``):
 * ``discard:NAME``: the bot's discard against bot NAME's, where the two differ.
 
 Where the alternative is one of several claims, it is the one ``expert`` values highest.
-Results are grouped by what the bot chose (and, for claims, whether ``expert`` counted the
-claim as one it may make). A positive mean says that the alternative would have done better.
+Results are grouped by what the bot chose (for claims, whether ``expert`` counted the claim as
+one it may make; for discards, whether the other discard leaves the hand nearer to ready,
+further from it or as near, by ``efficient``'s distance). A positive mean says that the
+alternative would have done better.
 
     python -m bench.branch_eval --ruleset jiaxing --kind santan --hands 400 --seed-start 700000
 """
@@ -40,9 +42,10 @@ from pathlib import Path
 from typing import Any
 
 from baida.bots.arena import engine_seed
+from baida.bots.efficient import EfficientBot
 from baida.bots.expert import ExpertBot
 from baida.bots.features import read_view, view_dict
-from baida.bots.policy import action_type, make_bot
+from baida.bots.policy import action_tile, action_type, make_bot
 from baida.engine.round import Round
 
 KINDS = ("santan", "third", "claim", "discard:NAME")
@@ -97,7 +100,9 @@ class Alternatives:
             if types != {"discard"}:
                 return None
             other = self.others[seat].choose(view, legal)
-            return ("chose another discard", other) if other != chosen else None
+            if other == chosen:
+                return None
+            return f"the other discard is {_speed(view, chosen, other)}", other
         if "pass" not in types or not types & set(CLAIMS) or "win" in types:
             return None
         seen = read_view(view_dict(view))
@@ -110,6 +115,26 @@ class Alternatives:
         valued = [v for v in self.ranker.evaluate(view, legal) if action_type(v.action) in CLAIMS]
         best = max(valued, key=lambda v: v.value)
         return f"chose pass (claim eligible: {best.eligible})", best.action
+
+
+def _speed(view: Any, chosen: Any, other: Any) -> str:
+    """Whether ``other`` leaves the hand nearer to ready than ``chosen`` (``efficient``'s
+    distance, then its live tiles)."""
+    seen = read_view(view_dict(view))
+    judge = EfficientBot(seed=0)
+    planner = judge._planner(seen)
+    keys = []
+    for action in (chosen, other):
+        kind = action_tile(action)
+        if kind >= 34 or kind in seen.wild_faces:
+            keys.append((99, 0))
+            continue
+        seen.counts[kind] -= 1
+        keys.append(judge._best(planner, seen.counts, seen.wilds, seen.melds))
+        seen.counts[kind] += 1
+    if keys[1][0] != keys[0][0]:
+        return "nearer" if keys[1][0] < keys[0][0] else "further"
+    return "as near"
 
 
 def _first(legal: Sequence[Any], kind: str) -> Any:

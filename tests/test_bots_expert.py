@@ -9,9 +9,11 @@ import pytest
 
 from baida.bots.arena import BotTally, engine_seed, play_hand
 from baida.bots.expert import ExpertBot
+from baida.bots.features import read_view
 from baida.bots.policy import make_bot
 from baida.bots.tuoguan import TUOGUAN_BUDGET_MS, TuoguanBot
 from baida.engine import Action, Round
+from baida.tiles import parse_tile
 
 
 def _play(ruleset: str, seed: int, bot_seed: int) -> list[dict[str, Any]]:
@@ -142,3 +144,34 @@ def test_avoids_a_sheng_tile_into_a_big_hand_in_the_sheng_phase() -> None:
     scored = {s.action.to_json()["tile"]: s for s in bot.evaluate(view, legal)}
     assert scored["3p"].parts["deal_in"] > scored["7s"].parts["deal_in"]
     assert bot.choose(view, legal).to_json()["tile"] == "7s"
+
+
+def _sheng_phase_table() -> tuple[ExpertBot, Any]:
+    """The 包三家 view above: 7s was discarded before, 3p never (a 生牌)."""
+    view = _view("wenling", sheng_phase=True, wall_remaining=28, indicator="5s", wilds=["5s"])
+    view["specials"] = ["P", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8"]
+    me = view["players"][0]
+    me["concealed"] = "1m 2m 3m 7m 8m 9m 1s 2s 3s 5p 6p E E 9s 9s 3p 7s".split()
+    me["concealed_count"], me["drawn"] = 17, "7s"
+    view["players"][2]["melds"] = [_meld("pon", ["C"] * 3, 1), _meld("pon", ["9p"] * 3, 3)]
+    view["players"][2]["concealed_count"] = 10
+    view["players"][1]["discards"] = ["7s", "9m", "1p"]
+    view["players"][3]["discards"] = ["E", "F", "2m"]
+    bot = ExpertBot(seed=0)
+    return bot, bot._table(read_view(view), view)
+
+
+def test_wenling_slows_down_only_to_avoid_paying_for_all_three() -> None:
+    """Wenling: a discard one step slower is weighed only when every nearest discard is a
+    生牌 that would make this seat 被包, and then only the slower ones that would not.
+    Measured (BENCHMARKS.md): slowing down whenever an opponent may be ready lost points."""
+    bot, table = _sheng_phase_table()
+    seven, three, nine_m = parse_tile("7s"), parse_tile("3p"), parse_tile("9m")
+    assert bot._liable(table.seen, three) and not bot._liable(table.seen, seven)
+    assert bot._threatened(table.seen)  # the old rule would have weighed the slower one
+    assert bot._allowed(table, {seven: 1, three: 2}, 1) == [seven]
+    assert bot._allowed(table, {three: 1, seven: 2}, 1) == [three, seven]
+    assert bot._allowed(table, {three: 1, seven: 2, nine_m: 3}, 1) == [three, seven]
+    old = ExpertBot(seed=0)
+    old.wenling_liable_slack = False
+    assert old._allowed(table, {seven: 1, three: 2}, 1) == [seven, three]

@@ -143,6 +143,9 @@ class ExpertBot(StrongBot):
 
     name = "expert"
     wenling_speed = False  # True: Wenling plans ranked by chance alone (measured worse)
+    # True: a slower Wenling discard only to avoid 包三家; False: whenever an opponent may be
+    # ready or in the 生牌阶段 (the earlier rule, measured worse: BENCHMARKS.md)
+    wenling_liable_slack = True
 
     def __init__(self, seed: int | None = None, budget_ms: float = DEFAULT_BUDGET_MS) -> None:
         super().__init__(seed=seed)
@@ -222,8 +225,7 @@ class ExpertBot(StrongBot):
         offense = {k: combined_ev(ps) for k, ps in plans.items()}
         if dist:
             d_min = min(dist.values())
-            slack = 1 if self._may_slow_down(table) else 0
-            allowed = [k for k in plans if dist[k] <= d_min + slack]
+            allowed = self._allowed(table, dist, d_min)
             self._refine(table, plans, offense, allowed)
         else:
             allowed = []
@@ -254,13 +256,28 @@ class ExpertBot(StrongBot):
                 av.eligible = av.eligible and action_tile(av.action) in plans
         return out
 
-    def _may_slow_down(self, table: Table) -> bool:
-        """Whether a discard one step slower is worth weighing: Wenling under threat, or a
-        Jiaxing opponent one claim away from a 承包 pair with this seat."""
+    def _allowed(self, table: Table, dist: dict[int, int], d_min: int) -> list[int]:
+        """The discards weighed: the nearest shapes, and one step slower ones where the
+        liability can be real (a Jiaxing opponent one claim away from a 承包 pair with this
+        seat; in Wenling only when every nearest discard is a 生牌 that would make this seat
+        pay for all three, and then only the slower discards that would not)."""
         seen = table.seen
+        nearest = [k for k in dist if dist[k] == d_min]
+        slower = [k for k in dist if dist[k] == d_min + 1]
         if seen.ruleset == "wenling":
-            return self._threatened(seen)
-        return any(self._makes_pair(seen, o.seat, seen.seat) for o in table.opponents)
+            if not self.wenling_liable_slack:
+                return nearest + slower if self._threatened(seen) else nearest
+            if all(self._liable(seen, k) for k in nearest):
+                return nearest + [k for k in slower if not self._liable(seen, k)]
+            return nearest
+        if any(self._makes_pair(seen, o.seat, seen.seat) for o in table.opponents):
+            return nearest + slower
+        return nearest
+
+    def _liable(self, seen: Seen, kind: int) -> bool:
+        """Wenling: whether discarding ``kind`` would make this seat 被包 if it is won on."""
+        return (seen.sheng_phase and kind not in seen.discarded_kinds
+                and not self._exempt(seen, kind))
 
     def _refine(self, table: Table, plans: dict, offense: dict[int, float], allowed: list) -> None:
         """The second ply for the most promising discards (``strong``'s refinement)."""
@@ -323,9 +340,7 @@ class ExpertBot(StrongBot):
         dangers = [Opponent(list(o.discards), list(o.melds), can_win=o.can_win) for o in opps]
         turns = [len(o.discards) for o in opps]
         chances = deal_in_chance(kind, dangers, turns, seen.visible)
-        liable = (
-            seen.sheng_phase and kind not in seen.discarded_kinds and not self._exempt(seen, kind)
-        )
+        liable = self._liable(seen, kind)
         cost = 0.0
         for opp, chance in zip(opps, chances, strict=True):
             if liable:  # pays all three, and the others' totals (RULES.md §B6)

@@ -11,7 +11,8 @@ nothing else about the bot changes.
 
 Classes (``--kind``):
 
-* ``santan``: 坚持 against 放弃 (Jiaxing 三摊), whichever the bot did not choose;
+* ``santan``: 坚持 against 放弃 (Jiaxing 三摊), whichever the bot did not choose (grouped by
+  ``expert``'s value of 坚持);
 * ``third``: a claim that would make the seat a 承包方 (Jiaxing), against passing, or passing
   against the claim the bot made;
 * ``claim``: an ordinary 碰/吃 against passing, the same way;
@@ -95,7 +96,10 @@ class Alternatives:
             if "give_up" not in types or "continue" not in types:
                 return None
             other = "continue" if action_type(chosen) == "give_up" else "give_up"
-            return f"chose {action_type(chosen)}", _first(legal, other)
+            valued = self.ranker.evaluate(view, legal)
+            worth = next(v.value for v in valued if action_type(v.action) == "continue")
+            band = "below -2" if worth < -2 else "-2 to 0" if worth < 0 else "0 or more"
+            return f"chose {action_type(chosen)} (坚持 valued {band})", _first(legal, other)
         if self.kind.startswith("discard:"):
             if types != {"discard"}:
                 return None

@@ -49,9 +49,10 @@ async def my_turn(hall: Hall, me: Client, stop_at_hand_end: bool = False) -> dic
         pending = [p for p in open_prompts if p["seq"] not in closed]
         if pending and pending[-1]["kind"] == "turn":
             return pending[-1]
-        if pending:  # a claim: pass it
-            await me.send({"type": "act", "seq": pending[-1]["seq"],
-                           "action": {"type": "pass"}})
+        if pending:  # a claim or rob: pass it; a 三摊 question has no pass: give up
+            offered = pending[-1]["actions"]
+            answer = next((a for a in offered if a["type"] in ("pass", "give_up")), offered[0])
+            await me.send({"type": "act", "seq": pending[-1]["seq"], "action": answer})
             await hall.quiet([me])
             continue
         await hall.advance(0.25, [me])

@@ -36,7 +36,7 @@ import math
 import statistics
 import sys
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from multiprocessing import Pool
 from pathlib import Path
@@ -122,34 +122,45 @@ class Alternatives:
 
 
 def _speed(view: Any, chosen: Any, other: Any) -> str:
-    """Whether ``other`` leaves the hand nearer to ready than ``chosen`` (``efficient``'s
-    distance, then its live tiles)."""
+    """Whether ``other`` leaves the hand nearer to ready than ``chosen``, further, or as near
+    (``efficient``'s distance)."""
     seen = read_view(view_dict(view))
     judge = EfficientBot(seed=0)
     planner = judge._planner(seen)
-    keys = []
+    distances = []
     for action in (chosen, other):
         kind = action_tile(action)
         if kind >= 34 or kind in seen.wild_faces:
-            keys.append((99, 0))
+            distances.append(99)
             continue
         seen.counts[kind] -= 1
-        keys.append(judge._best(planner, seen.counts, seen.wilds, seen.melds))
+        distances.append(judge._best(planner, seen.counts, seen.wilds, seen.melds)[0])
         seen.counts[kind] += 1
-    if keys[1][0] != keys[0][0]:
-        return "nearer" if keys[1][0] < keys[0][0] else "further"
-    return "as near"
+    if distances[1] == distances[0]:
+        return "as near"
+    return "nearer" if distances[1] < distances[0] else "further"
 
 
 def _first(legal: Sequence[Any], kind: str) -> Any:
     return next(a for a in legal if action_type(a) == kind)
 
 
-def _finish(rnd: Round, bots: Sequence[Any]) -> list[int]:
+def _play(
+    rnd: Round, bots: Sequence[Any], on_choice: Callable[..., None] | None = None
+) -> list[int]:
+    """Play the hand to its end with ``bots``; ``on_choice(seat, view, legal, chosen)`` hears
+    every real choice before it is applied. Returns the payments."""
     while not rnd.ended:
         seat = rnd.to_act[0]
         legal = rnd.legal_actions(seat)
-        rnd.apply(legal[0] if len(legal) == 1 else bots[seat].choose(rnd.view(seat), legal))
+        if len(legal) == 1:
+            rnd.apply(legal[0])
+            continue
+        view = rnd.view(seat)
+        chosen = bots[seat].choose(view, legal)
+        if on_choice is not None:
+            on_choice(seat, view, legal, chosen)
+        rnd.apply(chosen)
     assert rnd.result is not None
     return list(rnd.result.payments)
 
@@ -160,27 +171,20 @@ def branch_hand(ruleset: str, seed: int, bot: str, kind: str) -> HandBranches:
     bots = [make_bot(bot, seed=seed * 4 + s) for s in range(4)]
     finder = Alternatives(kind, seed)
     found: list[tuple[str, int, Round, list[Any], Any, Any]] = []
-    while not rnd.ended:
-        seat = rnd.to_act[0]
-        legal = rnd.legal_actions(seat)
-        if len(legal) == 1:
-            rnd.apply(legal[0])
-            continue
-        view = rnd.view(seat)
-        chosen = bots[seat].choose(view, legal)
+
+    def branch_point(seat: int, view: Any, legal: Sequence[Any], chosen: Any) -> None:
         alternative = finder.find(seat, view, legal, chosen)
         if alternative is not None:
             tag, other = alternative
             found.append((tag, seat, copy.deepcopy(rnd), copy.deepcopy(bots), chosen, other))
-        rnd.apply(chosen)
-    assert rnd.result is not None
-    out = HandBranches(seed, list(rnd.result.payments))
+
+    out = HandBranches(seed, _play(rnd, bots, branch_point))
     for tag, seat, state, players, chosen, other in found:
         branches = []
         for action in (chosen, other):
             copy_rnd, copy_bots = copy.deepcopy(state), copy.deepcopy(players)
             copy_rnd.apply(action)
-            branches.append(_finish(copy_rnd, copy_bots)[seat])
+            branches.append(_play(copy_rnd, copy_bots)[seat])
         out.branches.append(Branch(tag, seat, branches[0], branches[1]))
     return out
 

@@ -14,6 +14,7 @@ from baida.bots.policy import make_bot
 from baida.bots.tuoguan import TUOGUAN_BUDGET_MS, TuoguanBot
 from baida.engine import Action, Round
 from baida.tiles import parse_tile
+from bench.variants import EarlierWenlingExpert
 
 
 def _play(ruleset: str, seed: int, bot_seed: int) -> list[dict[str, Any]]:
@@ -172,6 +173,5 @@ def test_wenling_slows_down_only_to_avoid_paying_for_all_three() -> None:
     assert bot._allowed(table, {seven: 1, three: 2}, 1) == [seven]
     assert bot._allowed(table, {three: 1, seven: 2}, 1) == [three, seven]
     assert bot._allowed(table, {three: 1, seven: 2, nine_m: 3}, 1) == [three, seven]
-    old = ExpertBot(seed=0)
-    old.wenling_liable_slack = False
+    old = EarlierWenlingExpert(seed=0)
     assert old._allowed(table, {seven: 1, three: 2}, 1) == [seven, three]

@@ -18,6 +18,10 @@ Classes (``--kind``):
 * ``claim``: an ordinary 碰/吃 against passing, the same way;
 * ``discard:NAME``: the bot's discard against bot NAME's, where the two differ.
 
+With ``--others NAME`` two seats are played by bot NAME instead (alternating with the bot's, as
+the arena seats two bots), and only the bot's own decisions are branched: what a choice is
+worth against the opponent the arena measures it against.
+
 Where the alternative is one of several claims, it is the one ``expert`` values highest.
 Results are grouped by what the bot chose (for claims, whether ``expert`` counted the claim as
 one it may make; for discards, whether the other discard leaves the hand nearer to ready,
@@ -165,14 +169,28 @@ def _play(
     return list(rnd.result.payments)
 
 
-def branch_hand(ruleset: str, seed: int, bot: str, kind: str) -> HandBranches:
-    """Play arena seed ``seed`` with four ``bot``s, branching at every decision of ``kind``."""
+def seating(bot: str, others: str | None, seed: int) -> list[str]:
+    """The bot of each seat: four ``bot``s, or ``bot`` and ``others`` alternating (``bot`` in
+    the even seats for an even seed, in the odd ones for an odd seed), as the arena seats two."""
+    if others is None:
+        return [bot] * 4
+    return [bot if (s + seed) % 2 == 0 else others for s in range(4)]
+
+
+def branch_hand(
+    ruleset: str, seed: int, bot: str, kind: str, others: str | None = None
+) -> HandBranches:
+    """Play arena seed ``seed``, branching at every decision of ``kind`` by a ``bot`` seat
+    (the other seats played by ``others`` when given, else by ``bot`` too)."""
     rnd = Round.from_seed(ruleset, engine_seed(seed))
-    bots = [make_bot(bot, seed=seed * 4 + s) for s in range(4)]
+    names = seating(bot, others, seed)
+    bots = [make_bot(name, seed=seed * 4 + s) for s, name in enumerate(names)]
     finder = Alternatives(kind, seed)
     found: list[tuple[str, int, Round, list[Any], Any, Any]] = []
 
     def branch_point(seat: int, view: Any, legal: Sequence[Any], chosen: Any) -> None:
+        if names[seat] != bot:
+            return
         alternative = finder.find(seat, view, legal, chosen)
         if alternative is not None:
             tag, other = alternative
@@ -189,7 +207,7 @@ def branch_hand(ruleset: str, seed: int, bot: str, kind: str) -> HandBranches:
     return out
 
 
-def _job(args: tuple[str, int, str, str]) -> HandBranches:
+def _job(args: tuple[str, int, str, str, str | None]) -> HandBranches:
     return branch_hand(*args)
 
 
@@ -212,6 +230,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--ruleset", choices=("jiaxing", "wenling"), default="jiaxing")
     parser.add_argument("--bot", default="expert")
+    parser.add_argument("--others", help="the bot of the other two seats (default: --bot)")
     parser.add_argument("--kind", required=True, help=f"one of {', '.join(KINDS)}")
     parser.add_argument("--hands", type=int, default=200)
     parser.add_argument("--seed-start", type=int, default=700_000)
@@ -222,12 +241,13 @@ def main(argv: list[str] | None = None) -> int:
         Alternatives(args.kind, 0)
     except ValueError as exc:
         parser.error(str(exc))
-    jobs = [(args.ruleset, s, args.bot, args.kind)
+    jobs = [(args.ruleset, s, args.bot, args.kind, args.others)
             for s in range(args.seed_start, args.seed_start + args.hands)]
     with Pool(args.workers) as pool:
         hands = pool.map(_job, jobs, chunksize=4)
     summary = summarize(hands)
-    print(f"{args.ruleset}, {args.bot} ×4, {args.hands} hands from seed {args.seed_start}, "
+    seats = f"{args.bot} ×2 and {args.others} ×2" if args.others else f"{args.bot} ×4"
+    print(f"{args.ruleset}, {seats}, {args.hands} hands from seed {args.seed_start}, "
           f"kind {args.kind}: points of (alternative − {args.bot}'s choice) for the deciding seat")
     for tag, s in summary.items():
         interval = f"[{s['low']:+.2f}, {s['high']:+.2f}]"

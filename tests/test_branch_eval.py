@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench.branch_eval import Alternatives, branch_hand, main, summarize
+from bench.branch_eval import Alternatives, branch_hand, main, seating, summarize
 
 
 def test_the_bots_own_branch_is_the_hand_they_played() -> None:
@@ -38,3 +38,16 @@ def test_an_unknown_kind_is_named() -> None:
         Alternatives("peng", 0)
     with pytest.raises(SystemExit):
         main(["--kind", "peng"])
+
+
+def test_with_other_opponents_only_the_bots_seats_branch() -> None:
+    assert seating("efficient", None, 3) == ["efficient"] * 4
+    assert seating("efficient", "greedy", 4) == ["efficient", "greedy"] * 2
+    assert seating("efficient", "greedy", 5) == ["greedy", "efficient"] * 2
+    seed = 700_001
+    hand = branch_hand("jiaxing", seed, "efficient", "discard:greedy", others="random")
+    mine = {s for s, name in enumerate(seating("efficient", "random", seed)) if name == "efficient"}
+    assert hand.branches
+    assert {b.seat for b in hand.branches} <= mine
+    for branch in hand.branches:
+        assert branch.chosen_points == hand.payments[branch.seat]

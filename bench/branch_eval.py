@@ -16,7 +16,10 @@ Classes (``--kind``):
 * ``third``: a claim that would make the seat a 承包方 (Jiaxing), against passing, or passing
   against the claim the bot made;
 * ``claim``: an ordinary 碰/吃 against passing, the same way;
-* ``discard:NAME``: the bot's discard against bot NAME's, where the two differ.
+* ``discard:NAME``: the bot's discard against bot NAME's, where the two differ;
+* ``any:NAME``: any decision (a discard, a claim or a pass, a kong, 坚持 or 放弃) where bot
+  NAME would choose otherwise, against NAME's choice (grouped by the two choices' types). With
+  NAME a variant of the bot, this is what the variant's rule is worth where it applies.
 
 With ``--others NAME`` two seats are played by bot NAME instead (alternating with the bot's, as
 the arena seats two bots), and only the bot's own decisions are branched: what a choice is
@@ -53,7 +56,7 @@ from baida.bots.features import read_view, view_dict
 from baida.bots.policy import action_tile, action_type, make_bot
 from baida.engine.round import Round
 
-KINDS = ("santan", "third", "claim", "discard:NAME")
+KINDS = ("santan", "third", "claim", "discard:NAME", "any:NAME")
 CLAIMS = ("pon", "chi", "mkong")
 
 
@@ -82,12 +85,12 @@ class Alternatives:
     """Finds the decisions of one class and the alternative to each."""
 
     def __init__(self, kind: str, seed: int) -> None:
-        if kind not in ("santan", "third", "claim") and not kind.startswith("discard:"):
+        if kind not in ("santan", "third", "claim") and not kind.startswith(("discard:", "any:")):
             raise ValueError(f"--kind: one of {', '.join(KINDS)}, not {kind!r}")
         self.kind = kind
         self.ranker = ExpertBot(seed=seed)  # values the claims for the alternative
         self.others: dict[int, Any] = {}
-        if kind.startswith("discard:"):
+        if kind.startswith(("discard:", "any:")):
             name = kind.split(":", 1)[1]
             self.others = {s: make_bot(name, seed=seed * 4 + s) for s in range(4)}
 
@@ -104,6 +107,11 @@ class Alternatives:
             worth = next(v.value for v in valued if action_type(v.action) == "continue")
             band = "below -2" if worth < -2 else "-2 to 0" if worth < 0 else "0 or more"
             return f"chose {action_type(chosen)} (坚持 valued {band})", _first(legal, other)
+        if self.kind.startswith("any:"):
+            other = self.others[seat].choose(view, legal)
+            if other == chosen:
+                return None
+            return f"{action_type(chosen)} -> {action_type(other)}", other
         if self.kind.startswith("discard:"):
             if types != {"discard"}:
                 return None

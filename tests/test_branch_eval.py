@@ -51,3 +51,13 @@ def test_with_other_opponents_only_the_bots_seats_branch() -> None:
     assert {b.seat for b in hand.branches} <= mine
     for branch in hand.branches:
         assert branch.chosen_points == hand.payments[branch.seat]
+
+
+def test_any_kind_branches_every_decision_the_other_bot_would_take_otherwise() -> None:
+    hand = branch_hand("jiaxing", 700_001, "efficient", "any:greedy")
+    discards = branch_hand("jiaxing", 700_001, "efficient", "discard:greedy")
+    assert len(hand.branches) >= len(discards.branches) > 0
+    assert all(" -> " in b.tag for b in hand.branches)
+    assert any(b.tag == "discard -> discard" for b in hand.branches)
+    for branch in hand.branches:
+        assert branch.chosen_points == hand.payments[branch.seat]

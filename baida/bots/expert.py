@@ -43,7 +43,9 @@ RACE_FLOOR = 0.15
 # of ``strong`` self-play then won (bench/calibrate_opponents.py --measure own), the Jiaxing own
 # estimate (race factor included) was low by 1.1x-4.7x for estimates above one share (3.6x
 # overall, far more for the tiny early ones, whose hands still win by claims); 1.7 is the
-# slope where decisions are close.
+# slope where decisions are close. A scale of 3 (feeding weighed less against the own hand) was
+# tried on 2026-12-02 and not kept: its discards gained in bench/branch_eval.py, but against
+# ``strong`` in the arena it did no better (BENCHMARKS.md, bench.variants:ScaledJiaxingExpert).
 JIAXING_OWN_SCALE = 1.7
 REPLACED_ANYWAY = 0.45  # Wenling: chance an opponent dealt in would have won anyway
 LAZI_PER_PAYER = 50.0  # Wenling 腊子: T = 500
@@ -79,6 +81,7 @@ class Table:
     draws: int
     opponents: list[OpponentRead]
     race: float
+    own_scale: float = JIAXING_OWN_SCALE  # Jiaxing: the planner's estimate to expected points
 
     @property
     def me(self) -> int:
@@ -125,7 +128,7 @@ class Table:
     def own(self, ev: float, counts: Sequence[int], melds: Sequence[Meld]) -> float:
         """Points this seat expects from its own win (and, in Wenling, its non-winner total)."""
         if self.seen.ruleset == "jiaxing":
-            return ev * self.gain_multiplier() * self.race * JIAXING_OWN_SCALE
+            return ev * self.gain_multiplier() * self.race * self.own_scale
         if not self.planner.use_values:  # chances only: at a typical hand's worth
             ev *= WENLING_TYPICAL_VALUE
         return 3 * ev * self.race + StrongBot._nonwinner_points(self.planner, counts, melds)
@@ -146,6 +149,7 @@ class ExpertBot(StrongBot):
     # True: a slower Wenling discard only to avoid 包三家; False: whenever an opponent may be
     # ready or in the 生牌阶段 (the earlier rule, measured worse: BENCHMARKS.md)
     wenling_liable_slack = True
+    jiaxing_own_scale = JIAXING_OWN_SCALE
 
     def __init__(self, seed: int | None = None, budget_ms: float = DEFAULT_BUDGET_MS) -> None:
         super().__init__(seed=seed)
@@ -207,7 +211,8 @@ class ExpertBot(StrongBot):
 
     def _table(self, seen: Seen, view: Mapping[str, Any]) -> Table:
         planner = self._planner(seen)
-        table = Table(seen, planner, planner.draws_left(), read_opponents(seen, view), 1.0)
+        table = Table(seen, planner, planner.draws_left(), read_opponents(seen, view), 1.0,
+                      self.jiaxing_own_scale)
         others = sum(table.win_chance(o) for o in table.opponents)
         table.race = max(RACE_FLOOR, 1 - RACE_WEIGHT * others)
         return table
@@ -329,7 +334,7 @@ class ExpertBot(StrongBot):
                 after = max(after, PAIR_CLAIMER_WIN)
                 loss = (after - now) * opp.value * pay + after * opp.value * (5 - pay)
                 mine = table.multiplier(table.me, opp.seat)
-                loss -= own_ev * table.race * JIAXING_OWN_SCALE * (5 - mine)
+                loss -= own_ev * table.race * table.own_scale * (5 - mine)
             cost += min(0.95, chance) * loss
         return cost
 
@@ -398,7 +403,7 @@ class ExpertBot(StrongBot):
     def _pair_change(self, table: Table, partner: int, own_ev: float) -> float:
         """Expected points lost by becoming ``partner``'s mutual 承包方 (may be negative)."""
         opp = next(o for o in table.opponents if o.seat == partner)
-        gain = own_ev * table.race * JIAXING_OWN_SCALE * (5 - table.multiplier(table.me, partner))
+        gain = own_ev * table.race * table.own_scale * (5 - table.multiplier(table.me, partner))
         pay = table.win_chance(opp) * opp.value * (5 - table.multiplier(partner, table.me))
         return pay - gain
 

@@ -247,7 +247,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         Alternatives(args.kind, 0)
-    except ValueError as exc:
+        for name in (args.bot, args.others):
+            if name is not None:
+                make_bot(name, seed=0)
+    except ValueError as exc:  # an unknown kind or bot (UnknownBot is a ValueError)
         parser.error(str(exc))
     jobs = [(args.ruleset, s, args.bot, args.kind, args.others)
             for s in range(args.seed_start, args.seed_start + args.hands)]

@@ -38,6 +38,8 @@ def test_an_unknown_kind_is_named() -> None:
         Alternatives("peng", 0)
     with pytest.raises(SystemExit):
         main(["--kind", "peng"])
+    with pytest.raises(SystemExit):
+        main(["--kind", "santan", "--others", "grandmaster"])
 
 
 def test_with_other_opponents_only_the_bots_seats_branch() -> None:

@@ -81,7 +81,7 @@ class Table:
     draws: int
     opponents: list[OpponentRead]
     race: float
-    own_scale: float = JIAXING_OWN_SCALE  # Jiaxing: the planner's estimate to expected points
+    own_scale: float  # Jiaxing: the planner's estimate to expected points (the bot's scale)
 
     @property
     def me(self) -> int:

@@ -22,7 +22,7 @@ from baida.server.connection import MAX_STRIKES, MAX_UNREAD, STRIKE_WINDOW, Conn
 from baida.server.db_process import DatabaseProcess, DatabaseProcessError
 from baida.server.store import Store
 from baida.server.store.errors import HandStateError
-from baida.server.ws_protocol import text_frame
+from baida.server.ws_protocol import TableSocketProtocol, text_frame
 
 pytestmark = pytest.mark.anyio
 
@@ -36,6 +36,34 @@ def anyio_backend() -> str:
 def test_text_frames_are_what_the_websockets_library_writes(payload: bytes) -> None:
     expected = Frame(Opcode.TEXT, payload).serialize(mask=False, extensions=[])
     assert text_frame(payload) == expected
+
+
+@given(st.lists(st.text(max_size=300), min_size=1, max_size=5))
+def test_several_frames_in_one_write_parse_as_those_messages(texts: list[str]) -> None:
+    from websockets.protocol import State
+    from websockets.streams import StreamReader
+
+    written: list[bytes] = []
+
+    class Transport:
+        def write(self, data: bytes) -> None:
+            written.append(data)
+
+    protocol = TableSocketProtocol.__new__(TableSocketProtocol)
+    protocol.ws = type("Open", (), {"state": State.OPEN})()
+    protocol.transport = Transport()  # type: ignore[assignment]
+    protocol.write_texts(texts)
+    assert len(written) == 1
+    reader = StreamReader()  # the websockets library's own parser reads them back
+    reader.feed_data(written[0])
+    parsed = []
+    while reader.buffer:
+        try:
+            next(Frame.parse(reader.read_exact, mask=False))
+        except StopIteration as done:
+            parsed.append(done.value)
+    assert [(f.opcode, f.fin, bytes(f.data).decode()) for f in parsed] == [
+        (Opcode.TEXT, True, text) for text in texts]
 
 
 @pytest.mark.parametrize("size", [0, 125, 126, 65535, 65536])
@@ -93,10 +121,16 @@ class FakeWriter:
 
     def __init__(self) -> None:
         self.frames: list[str] = []
+        self.writes = 0  # writes to the socket
         self.closed: tuple[int, str] | None = None
 
     def write_text(self, text: str) -> None:
         self.frames.append(text)
+        self.writes += 1
+
+    def write_texts(self, texts: list[str]) -> None:
+        self.frames.extend(texts)
+        self.writes += 1
 
     def close(self, code: int, reason: str) -> None:
         self.closed = (code, reason)
@@ -149,6 +183,7 @@ async def test_messages_of_one_turn_go_in_one_frame_when_batched() -> None:
     conn.send_text('{"n":2}')
     await asyncio.sleep(0)
     assert writer.frames == ['{"n":1}', '{"n":2}']
+    assert writer.writes == 1  # unbatched: a frame each, in one write to the socket
     conn.batch = True
     conn.send_text('{"n":3}')
     conn.send_text('{"n":4}')

@@ -48,6 +48,10 @@ class SocketWriter(Protocol):
         """Send one text frame now (never waits)."""
         ...
 
+    def write_texts(self, texts: list[str]) -> None:
+        """Send several text frames now, in one write to the socket."""
+        ...
+
     def close(self, code: int, reason: str) -> None:
         """Send the close frame; the socket closes when the client answers."""
         ...
@@ -210,10 +214,12 @@ class Connection:
             if self.batch and len(pending) > 1:
                 writer.write_text("[" + ",".join(pending) + "]")
                 self.sent += 1
-            else:
-                for text in pending:
-                    writer.write_text(text)
+            elif len(pending) > 1:
+                writer.write_texts(pending)
                 self.sent += len(pending)
+            else:
+                writer.write_text(pending[0])
+                self.sent += 1
             if not self.closed and writer.unread() > MAX_UNREAD:
                 log.warning("user %s: %d bytes unread, disconnecting", self.user.id,
                             writer.unread())

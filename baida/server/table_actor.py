@@ -1028,6 +1028,9 @@ class _GoneWriter:
     def write_text(self, text: str) -> None:
         pass
 
+    def write_texts(self, texts: list[str]) -> None:
+        pass
+
     def close(self, code: int, reason: str) -> None:
         pass
 

@@ -162,6 +162,10 @@ class TableSocketProtocol(asyncio.Protocol):
         if self.ws.state is State.OPEN and self.transport is not None:
             self.transport.write(text_frame(text.encode()))
 
+    def write_texts(self, texts: list[str]) -> None:
+        if self.ws.state is State.OPEN and self.transport is not None:
+            self.transport.write(b"".join([text_frame(text.encode()) for text in texts]))
+
     def close(self, code: int, reason: str) -> None:
         if self.ws.state is not State.OPEN:
             return

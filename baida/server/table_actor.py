@@ -209,7 +209,7 @@ class TableActor:
             self._busy = True
             try:
                 result = handler(*args)
-                if asyncio.iscoroutine(result):
+                if result is not None:  # a coroutine (handlers are plain or async)
                     await result
                 await self._pump()
             except asyncio.CancelledError:

@@ -334,8 +334,10 @@ async def play_tables(base: str, tables: int, args: dict[str, Any], conn: Any) -
     await loop.run_in_executor(None, conn.recv)  # "measure"
     start_cpu = time.process_time()
     measuring[0] = True
+    probe = LagProbe(loop)
     await loop.run_in_executor(None, conn.recv)  # "stop"
     measuring[0] = False
+    lags = probe.stop()
     conn.send(("done", {
         "latencies": [x for s in stats for x in s.latencies],
         "cycles": [c for s in stats for c in s.cycles],
@@ -344,9 +346,30 @@ async def play_tables(base: str, tables: int, args: dict[str, Any], conn: Any) -
         "errors": [e for s in stats for e in s.errors],
         "auto": [a for s in stats for a in sorted(s.auto)],
         "cpu": time.process_time() - start_cpu,
+        "loop_lags": lags,
     }))
     for task in tasks:
         task.cancel()
+
+
+class LagProbe:
+    """How late this client process's event loop runs a callback, every ``tick`` seconds:
+    a late client delays the arrivals it records, and the latencies then include it."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, tick: float = 0.005) -> None:
+        self.loop = loop
+        self.tick = tick
+        self.lags: list[float] = []
+        self._handle = loop.call_at(loop.time() + tick, self._run, loop.time() + tick)
+
+    def _run(self, due: float) -> None:
+        now = self.loop.time()
+        self.lags.append(now - due)
+        self._handle = self.loop.call_at(now + self.tick, self._run, now + self.tick)
+
+    def stop(self) -> list[float]:
+        self._handle.cancel()
+        return self.lags
 
 
 def _report(task: asyncio.Task[None], stats: TableStats) -> None:
@@ -501,6 +524,9 @@ def run_level(tables: int, args: argparse.Namespace) -> dict[str, Any]:
         "server_cpu_us_per_action": round(sum(c1 - c0 for c0, c1 in zip(cpu0, cpu1, strict=True))
                                           * 1e6 / actions),
         "client_cpu_us_per_action": round(sum(p["cpu"] for p in parts) * 1e6 / actions),
+        # how late the clients' own event loops ran (their delays are inside the latencies)
+        "client_loop_lag_p99_ms": round(percentile(
+            [x for p in parts for x in p["loop_lags"]], 0.99) * 1000, 1),
         "messages_per_s": round(sum(p["messages"] for p in parts) / seconds, 1),
         "rss_mb": round(rss, 1),
         "mb_per_table": round((rss - idle_rss) / tables, 3),

@@ -10,6 +10,7 @@ import pytest
 from baida.bots.policy import make_bot
 from baida.engine import Action, Match, Round
 from baida.table import Refused, SeatMode, TableDriver, TableTiming, bot_modes, play_bots
+from baida.table.driver import _offered
 
 # dyadic numbers, so sums of times are exact
 TIMING = TableTiming(
@@ -425,3 +426,32 @@ def test_the_pause_follows_a_gave_up_players_automatic_discard(uniform: bool) ->
         (gap, [("draw", 2), ("discard", 2)]),  # the automatic discard
         (2 * gap, [("draw", 3)]),  # one pause (or window) after it
     ]
+
+
+@pytest.mark.parametrize("ruleset", ["jiaxing", "wenling"])
+def test_an_answer_as_offered_and_an_answer_parsed_pick_the_same_action(ruleset: str) -> None:
+    """Every action a prompt offers, sent back as the prompt wrote it, with the seat, or with
+    its fields in another order, is matched to that same action; anything else is refused."""
+    for n in range(2):
+        bots = [make_bot("greedy", seed=s) for s in range(4)]
+        driver = TableDriver(Match(ruleset, hands=1), timing=TableTiming.instant(),
+                             modes=[SeatMode.PLAYER] * 4)
+        driver.start_hand(seed(100 + n), 0.0)
+        checked = 0
+        while not driver.hand_over:
+            driver.advance(0.0)
+            driver.drain()
+            seat, prompt = next(iter(driver.prompts.items()))
+            offered = prompt.to_json(0.0)["actions"]
+            for action, as_offered in zip(prompt.legal, offered, strict=True):
+                reordered = dict(reversed(list(as_offered.items())))
+                for answer in (dict(as_offered), {**as_offered, "seat": seat}, reordered):
+                    assert driver._match_offered(prompt, answer) is action
+                checked += 1
+            with pytest.raises(Refused):
+                driver._match_offered(prompt, {"type": "discard", "tile": "nonsense"})
+            rnd = driver.round
+            assert rnd is not None
+            choice = bots[seat].choose(rnd.view(seat), prompt.legal)
+            driver.submit(seat, prompt.seq, dict(_offered(choice)), 0.0)
+        assert checked > 50

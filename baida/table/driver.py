@@ -256,6 +256,10 @@ class TableDriver:
         elif isinstance(action, dict):
             if "seat" in action and action["seat"] != prompt.seat:
                 raise Refused(MALFORMED, "an answer names no seat: yours is your connection's")
+            if "seat" not in action:  # an action exactly as offered: no parsing needed
+                for legal in prompt.legal:
+                    if _offered(legal) == action:
+                        return legal
             try:
                 candidate = Action.from_json({**action, "seat": prompt.seat})
             except MalformedAction as exc:

@@ -11,7 +11,9 @@ then after ``--warmup`` seconds the run is measured for ``--measure`` seconds:
 * **pace**: the ideal turn (the client's pace plus the hall's pause after a discard) over the
   measured one, for the turns inside a hand without claims;
 * **server CPU** (share of one core) and **memory per table** (resident memory of the hall
-  process with the tables playing, less the idle hall's, divided by the tables).
+  process with the tables playing, less the idle hall's, divided by the tables);
+* **client loop lag**: how late the client processes' own event loops ran a callback (p99);
+  the latencies include it, so a large one means the clients, not the hall, were slow.
 
 Capacity = the most tables with pace >= 95%, p99 added latency <= 50 ms and server CPU < 90%
 (of one core per hall, and of the machine's cores). ``--unpaced`` measures throughput instead:

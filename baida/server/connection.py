@@ -1,11 +1,11 @@
 """One client's WebSocket at one table: a send queue of its own, and limits on what it sends.
 
 A slow phone must never stall a table: the table only adds messages to the connection's
-queue, and the queue is written once per turn of the event loop, all of it in one frame when
-the client asked for batches. Writing never waits: the socket's transport keeps what the
-client has not read yet, and a client that lets too much pile up (or too many messages) is
-disconnected. Incoming messages pass a token bucket (a flood is refused, then disconnected)
-and a count of malformed messages.
+queue, and the queue is written once per turn of the event loop, in one write to the socket:
+one frame holding all of it when the client asked for batches, a frame per message otherwise.
+Writing never waits: the socket's transport keeps what the client has not read yet, and a
+client that lets too much pile up (or too many messages) is disconnected. Incoming messages
+pass a token bucket (a flood is refused, then disconnected) and a count of malformed messages.
 """
 
 from __future__ import annotations

@@ -362,7 +362,8 @@ class LagProbe:
         self.loop = loop
         self.tick = tick
         self.lags: list[float] = []
-        self._handle = loop.call_at(loop.time() + tick, self._run, loop.time() + tick)
+        due = loop.time() + tick
+        self._handle = loop.call_at(due, self._run, due)
 
     def _run(self, due: float) -> None:
         now = self.loop.time()

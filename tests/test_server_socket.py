@@ -17,6 +17,8 @@ from hypothesis import strategies as st
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 from websockets.frames import Frame, Opcode
+from websockets.protocol import State
+from websockets.streams import StreamReader
 
 from baida.server.connection import MAX_STRIKES, MAX_UNREAD, STRIKE_WINDOW, Connection, User
 from baida.server.db_process import DatabaseProcess, DatabaseProcessError
@@ -40,9 +42,6 @@ def test_text_frames_are_what_the_websockets_library_writes(payload: bytes) -> N
 
 @given(st.lists(st.text(max_size=300), min_size=1, max_size=5))
 def test_several_frames_in_one_write_parse_as_those_messages(texts: list[str]) -> None:
-    from websockets.protocol import State
-    from websockets.streams import StreamReader
-
     written: list[bytes] = []
 
     class Transport:

@@ -38,6 +38,22 @@ class Directory(Protocol):
         """Every listed table's summary, by ruleset and number."""
         ...
 
+    def describe_table(self, table_id: int, summary: dict[str, Any]) -> None:
+        """Keep ``summary`` as what any node may tell of the table (private ones included:
+        a room code's answer, the admin page); ``release_table`` forgets it."""
+        ...
+
+    def description(self, table_id: int) -> dict[str, Any] | None: ...
+
+    def descriptions(self) -> list[dict[str, Any]]:
+        """Every described table's summary, by id (the admin page)."""
+        ...
+
+    def next_number(self, ruleset: str, floor: int) -> int:
+        """A number for a new table of ``ruleset`` above ``floor`` (the highest this node
+        uses); a directory shared by nodes also keeps it above every number it gave out."""
+        ...
+
     # ---------------------------------------------------------------- private tables
 
     def register_room(self, code: str, table_id: int) -> bool:
@@ -70,6 +86,17 @@ class Directory(Protocol):
 
     def unsubscribe(self, table_id: int) -> None: ...
 
+    # ---------------------------------------------------------------- between nodes
+
+    def on_message(self, node: str, handler: Callable[[dict[str, Any]], None]) -> None:
+        """Call ``handler`` (on this node's event loop) with every message sent to ``node``
+        (the operator's requests for the tables it owns)."""
+        ...
+
+    def send(self, node: str, message: dict[str, Any]) -> None:
+        """Deliver ``message`` to ``node``'s handler; nothing happens if it has none."""
+        ...
+
 
 class InProcessDirectory:
     """The directory of a hall that runs in one process."""
@@ -82,6 +109,8 @@ class InProcessDirectory:
         self._admitted: dict[int, set[int]] = {}
         self._online: Counter[int] = Counter()
         self._subscribers: dict[int, Callable[[dict[str, Any]], None]] = {}
+        self._described: dict[int, dict[str, Any]] = {}
+        self._handlers: dict[str, Callable[[dict[str, Any]], None]] = {}
 
     def claim_table(self, table_id: int, node: str) -> bool:
         owner = self._owners.setdefault(table_id, node)
@@ -92,6 +121,7 @@ class InProcessDirectory:
             return
         del self._owners[table_id]
         self._listed.pop(table_id, None)
+        self._described.pop(table_id, None)
         self._admitted.pop(table_id, None)
         code = self._codes.pop(table_id, None)
         if code is not None:
@@ -108,6 +138,18 @@ class InProcessDirectory:
 
     def lobby(self) -> list[dict[str, Any]]:
         return sorted(self._listed.values(), key=lambda t: (t["ruleset"], t["number"], t["id"]))
+
+    def describe_table(self, table_id: int, summary: dict[str, Any]) -> None:
+        self._described[table_id] = summary
+
+    def description(self, table_id: int) -> dict[str, Any] | None:
+        return self._described.get(table_id)
+
+    def descriptions(self) -> list[dict[str, Any]]:
+        return [self._described[t] for t in sorted(self._described)]
+
+    def next_number(self, ruleset: str, floor: int) -> int:
+        return floor + 1  # one node: the hall's own tables are all there are
 
     def register_room(self, code: str, table_id: int) -> bool:
         code = code.upper()
@@ -144,3 +186,11 @@ class InProcessDirectory:
 
     def unsubscribe(self, table_id: int) -> None:
         self._subscribers.pop(table_id, None)
+
+    def on_message(self, node: str, handler: Callable[[dict[str, Any]], None]) -> None:
+        self._handlers[node] = handler
+
+    def send(self, node: str, message: dict[str, Any]) -> None:
+        handler = self._handlers.get(node)
+        if handler is not None:
+            handler(message)

@@ -37,7 +37,10 @@ async def _overview(request: Request) -> dict[str, Any]:
     players = await rt.db.read(lambda s: s.accounts.list_players(limit=100, after=cursor))
     totals = await rt.db.read(lambda s: s.ledger.totals())
     check = await rt.db.read(lambda s: s.ledger.check())
-    tables = [a.table_json() for a in sorted(rt.hall.tables.values(), key=lambda a: a.id)]
+    if rt.settings.node is None:
+        tables = [a.table_json() for a in sorted(rt.hall.tables.values(), key=lambda a: a.id)]
+    else:  # every node's
+        tables = rt.directory.descriptions()
     return {
         "tables": tables,
         "players": [

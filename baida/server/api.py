@@ -391,10 +391,10 @@ async def tables(request: Request) -> Response:
 async def table(request: Request) -> Response:
     rt = runtime_of(request)
     assert rt.hall is not None
-    actor = rt.hall.get(_path_int(request, "table_id"))
-    if actor is None or actor.config.private:
+    found = rt.hall.describe(_path_int(request, "table_id"))
+    if found is None or found.get("private"):
         return error(404, "no such table")
-    return JSONResponse({"table": actor.table_json()})
+    return JSONResponse({"table": found})
 
 
 @endpoint(auth=True)
@@ -413,15 +413,15 @@ async def _enter_room(request: Request, code: Any) -> Response:
     if rt.room_limiter.blocked(address, user.id):
         return error(429, "too many wrong room codes; try again in a few minutes")
     valid = isinstance(code, str) and 0 < len(code.strip()) <= 16
-    actor = rt.hall.find_room(code) if valid else None
-    if actor is None:
+    found = rt.hall.describe_room(code) if valid else None
+    if found is None:
         rt.room_limiter.failed(address, user.id)
         if rt.room_limiter.blocked(address, user.id):
             log.warning("user %s: too many wrong room codes", user.id, extra=fields(
                 "room_codes_limited", user=user.id, address=address))
         return error(404, "no table with that room code")
-    rt.hall.admit(actor, user)
-    return JSONResponse({"table": actor.table_json()})
+    rt.hall.admit(found["id"], user)
+    return JSONResponse({"table": found})
 
 
 @endpoint(auth=True)

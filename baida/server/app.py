@@ -41,17 +41,24 @@ class HallApp:
         await self.app(scope, receive, send)
 
 
-def hall_server(config: Any, url: str) -> Any:
+def hall_server(config: Any, url: str, ready_fd: int | None = None) -> Any:
     """A ``uvicorn.Server`` for ``config`` that prints ``baida hall: URL`` once it accepts
     connections (after the lifespan startup *and* the bind), so whoever waits for that line
-    can connect at once; nothing is printed when the startup fails (a taken port, say)."""
+    can connect at once; nothing is printed when the startup fails (a taken port, say). A
+    node of several writes a line to ``ready_fd`` (its supervisor's pipe) instead."""
+    import os
+
     import uvicorn
 
     class HallServer(uvicorn.Server):
         async def startup(self, sockets: Any = None) -> None:
             await super().startup(sockets=sockets)
             if self.started and not self.should_exit:
-                print(f"baida hall: {url}", flush=True)
+                if ready_fd is None:
+                    print(f"baida hall: {url}", flush=True)
+                else:
+                    os.write(ready_fd, b"ready\n")
+                    os.close(ready_fd)
 
     return HallServer(config)
 

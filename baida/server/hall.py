@@ -8,7 +8,7 @@ import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .botpool import BotPool
 from .clock import Clock
@@ -16,9 +16,13 @@ from .connection import User
 from .directory import Directory, InProcessDirectory
 from .logs import fields
 from .metrics import Metrics
+from .nodes import node_name
 from .persistence import StoreWriter
 from .table_actor import CLOSED, WAITING, TableActor, TableInfo
 from .table_config import ConfigError, TableConfig
+
+if TYPE_CHECKING:
+    from .nodes import NodeRole
 
 log = logging.getLogger(__name__)
 
@@ -120,7 +124,7 @@ class Hall:
         bots: BotPool,
         metrics: Metrics,
         directory: Directory | None = None,
-        node: str = "node-1",
+        role: NodeRole | None = None,
         standing: tuple[StandingTables, ...] = DEFAULT_STANDING,
     ) -> None:
         self.store = store
@@ -129,9 +133,12 @@ class Hall:
         self.bots = bots
         self.metrics = metrics
         self.directory = directory or InProcessDirectory()
-        self.node = node
+        self.role = role  # one node of several; None: the hall is this process
+        self.node = role.name if role is not None else "node-1"
         self.standing = standing
         self.tables: dict[int, TableActor] = {}
+        self._jobs: set[Any] = set()  # other nodes' requests in progress
+        self._numbered: dict[str, int] = {}  # the highest number of an open table at start
         # table -> the hand in play, its round and its people by seat (for the logs)
         self._hands: dict[int, tuple[int, Any, list[int | None]]] = {}
         metrics.on_scrape(self._count)  # counted when scraped, not at every change
@@ -141,22 +148,33 @@ class Hall:
     async def open(self) -> None:
         """Load the open tables (creating the standing ones the first time) and resume the
         hands that were in play."""
+        role = self.role
         stored = await self.db.read(lambda s: s.tables.list(status="open"))
         standing = [t for t in stored if not t.config.get("player_made")]
-        if not standing:
+        if not standing and (role is None or role.index == 0):  # node 0 starts first
             for number, cfg in sorted(standing_configs(self.standing),
                                       key=lambda nc: (nc[1].ruleset, nc[0])):
-                await self._create(cfg, host=None, player_made=False, number=number)
+                await self._insert(cfg, host=None, player_made=False, number=number)
+        open_ids: set[int] = set()
         for row in await self.db.read(lambda s: s.tables.list(status="open")):
+            open_ids.add(row.id)
+            self._numbered[row.ruleset] = max(self._numbered.get(row.ruleset, 0), row.number)
+            if role is not None and not role.owns(row.id, row.config):
+                continue
             if row.id not in self.tables:
                 self._spawn(row)
         for hand in await self.db.read(lambda s: s.hands.in_progress()):
-            await self._resume(hand)
+            if hand.table_id in self.tables:
+                await self._resume(hand)
+            elif hand.table_id not in open_ids and (role is None or role.index == 0):
+                await self._resume(hand)  # a closed table's hand: voided, by one node
         await self._resume_matches()
 
     async def close(self) -> None:
         for actor in list(self.tables.values()):
             actor.post(_stop_timers, actor)
+            if self.role is not None:  # the next start's nodes claim them afresh
+                self.directory.release_table(actor.id, self.node)
         self.tables.clear()
 
     # ---------------------------------------------------------------- tables
@@ -183,25 +201,34 @@ class Hall:
 
     async def _create(self, cfg: TableConfig, host: User | None, player_made: bool,
                       number: int | None = None) -> TableActor:
+        return self._spawn(await self._insert(cfg, host, player_made, number))
+
+    async def _insert(self, cfg: TableConfig, host: User | None, player_made: bool,
+                      number: int | None = None) -> Any:
+        """Store a new table (its row); ``_spawn`` runs it."""
         if number is None:
             same = [a.info.number for a in self.tables.values()
                     if a.config.ruleset == cfg.ruleset]
-            number = max(same, default=0) + 1
+            if self.role is not None:  # other nodes' tables count too
+                same.append(self._numbered.get(cfg.ruleset, 0))
+            floor = max(same, default=0)
+            number = self.directory.next_number(cfg.ruleset, floor)
         code = _room_code(lambda c: self.directory.room(c) is not None) if cfg.private else None
-        meta = {"table": cfg.to_json(), "player_made": player_made,
-                "host": host.id if host else None, "name": None}
-        row = await self.db.write(
+        meta: dict[str, Any] = {"table": cfg.to_json(), "player_made": player_made,
+                                "host": host.id if host else None, "name": None}
+        if self.role is not None and player_made:
+            meta["node"] = self.role.index  # it stays on this node across restarts
+        return await self.db.write(
             lambda s: s.tables.create(
                 cfg.ruleset, number, options=cfg.options, config=meta, room_code=code
             )
         )
-        return self._spawn(row)
 
     async def create_table(self, request: Any, host: User) -> TableActor:
         """A table a player asked for (validated ``TableConfig`` JSON)."""
         cfg = TableConfig.from_json(request)
         mine = [a for a in self.tables.values() if a.info.host == host.id and a.status != CLOSED]
-        if len(mine) >= MAX_TABLES_PER_HOST:
+        if len(mine) >= MAX_TABLES_PER_HOST:  # of several nodes, on this one
             raise HallError(f"you may host at most {MAX_TABLES_PER_HOST} tables at once")
         return await self._create(cfg, host, player_made=True)
 
@@ -223,13 +250,23 @@ class Hall:
         actor = self.tables.get(table_id)
         return None if actor is None or actor.status == CLOSED else actor
 
-    def find_room(self, code: str) -> TableActor | None:
-        table_id = self.directory.room(code)
-        return None if table_id is None else self.get(table_id)
-
-    def admit(self, actor: TableActor, user: User) -> None:
+    def admit(self, table_id: int, user: User) -> None:
         """``user`` gave the private table's room code: they may open its socket."""
-        self.directory.admit(actor.id, user.id)
+        self.directory.admit(table_id, user.id)
+
+    def describe(self, table_id: int) -> dict[str, Any] | None:
+        """A table as the lobby's API shows it, whichever node owns it."""
+        actor = self.get(table_id)
+        if actor is not None:
+            return actor.table_json()
+        if self.role is None:
+            return None
+        return self.directory.description(table_id)
+
+    def describe_room(self, code: str) -> dict[str, Any] | None:
+        """The table of a room code, whichever node owns it."""
+        table_id = self.directory.room(code)
+        return None if table_id is None else self.describe(table_id)
 
     def may_open(self, actor: TableActor, user: User) -> bool:
         """Whether ``user`` may open the table's socket: anyone at a public table; at a
@@ -247,10 +284,13 @@ class Hall:
     def _table_changed(self, actor: TableActor) -> None:
         """A table changed: its lobby entry follows (public tables only), and the start and
         end of its hands are logged."""
+        summary = actor.table_json()
         if actor.config.private or actor.status == CLOSED:
             self.directory.unlist_table(actor.id)
         else:
-            self.directory.list_table(actor.id, actor.table_json())
+            self.directory.list_table(actor.id, summary)
+        if actor.status != CLOSED:
+            self.directory.describe_table(actor.id, summary)
         self._log_hands(actor)
         driver = actor.driver
         if driver is not None and driver.on_mode is None:
@@ -299,6 +339,11 @@ class Hall:
         """Close a suspended account's sockets at every table (``error`` ``suspended``); a
         seat it holds goes as an escape does (the bot plays on; at a 银子 table the hand in
         play and the escape penalty are its to pay). Returns how many tables it was at."""
+        if self.role is not None:  # and at the other nodes' tables
+            for index in range(self.role.count):
+                if index != self.role.index:
+                    self.directory.send(node_name(index), {"op": "suspend", "user": user_id,
+                                                           "message": message})
         touched = 0
         for actor in list(self.tables.values()):
             if actor.status == CLOSED:
@@ -312,6 +357,13 @@ class Hall:
 
     async def close_table(self, table_id: int, reason: str) -> bool:
         actor = self.tables.get(table_id)
+        if actor is None and self.role is not None:  # another node's: ask it
+            owner = self.directory.owner(table_id)
+            if owner is None:
+                return False
+            self.directory.send(owner, {"op": "close_table", "table": table_id,
+                                        "reason": reason})
+            return True
         if actor is None or actor.status == CLOSED:
             return False
         await actor.call(actor.close, reason)
@@ -322,6 +374,22 @@ class Hall:
         log.info("table %s closed: %s", table_id, reason, extra=fields(
             "table_closed", table=table_id, reason=reason))
         return True
+
+    def on_message(self, message: dict[str, Any]) -> None:
+        """Another node asks for one of this node's tables (the operator's requests)."""
+        import asyncio
+
+        op = message.get("op")
+        if op == "close_table" and isinstance(message.get("table"), int):
+            job: Any = self.close_table(message["table"], str(message.get("reason") or ""))
+        elif op == "suspend" and isinstance(message.get("user"), int):
+            job = self.suspend(message["user"], str(message.get("message") or "suspended"))
+        else:
+            log.warning("a message from another node not understood: %r", message)
+            return
+        task = asyncio.get_running_loop().create_task(job)
+        self._jobs.add(task)
+        task.add_done_callback(self._jobs.discard)
 
     # ---------------------------------------------------------------- restart
 

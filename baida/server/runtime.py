@@ -17,7 +17,7 @@ from .auth import LoginLimiter, RoomCodeLimiter, SessionCodec, load_secret
 from .botpool import BotPool
 from .clock import Clock, LoopClock
 from .connection import User
-from .directory import InProcessDirectory
+from .directory import Directory, InProcessDirectory
 from .hall import Hall
 from .logs import fields
 from .metrics import Metrics
@@ -50,7 +50,9 @@ class Runtime:
         self.limiter = LoginLimiter(self._now)
         self.room_limiter = RoomCodeLimiter(self._now)
         self.tables_warm_seconds: float | None = None  # the evaluator tables, in this process
-        self.directory = InProcessDirectory()
+        self.directory: Directory = InProcessDirectory()
+        self.server: Any = None  # the uvicorn server (``baida serve`` sets it; for handoffs)
+        self.handoffs: Any = None  # a node's HandoffListener
         self.store: Any = None
         self.db: StoreWriter | None = None
         self.hall: Hall | None = None
@@ -91,9 +93,15 @@ class Runtime:
             process = DatabaseProcess(s.database_url, sqlite_synchronous=s.sqlite_synchronous)
             await process.start()
         self.db = StoreWriter(self.store, process=process)
+        if s.node is not None:
+            self._join_nodes()
         self.hall = Hall(store=self.store, db=self.db, clock=self.clock, bots=self.bots,
-                         metrics=self.metrics, directory=self.directory, standing=s.standing)
+                         metrics=self.metrics, directory=self.directory, role=s.node,
+                         standing=s.standing)
         await self.hall.open()
+        if s.node is not None:
+            self.directory.on_message(s.node.name, self.hall.on_message)
+            self.handoffs.start()
         tune_gc()
         stall_ms = os.environ.get("BAIDA_STALL_MS")
         if stall_ms and stall_ms.isdigit():
@@ -102,11 +110,36 @@ class Runtime:
             self.watchdog = StallWatchdog(int(stall_ms) / 1000)
             self.watchdog.start()
 
+    def _join_nodes(self) -> None:
+        """One node of several: the shared directory, and a socket for handed connections."""
+        from .handoff import HandoffListener
+        from .redis_directory import RedisDirectory
+        from .ws_protocol import adopt
+
+        role = self.settings.node
+        assert role is not None
+        self.directory = RedisDirectory(role.redis_url, role.name, prefix=role.prefix)
+        self.handoffs = HandoffListener(role.folder, role.name,
+                                        lambda conn, data: adopt(self.server, conn, data))
+
+    def owner_elsewhere(self, table_id: int) -> str | None:
+        """The node that owns ``table_id`` if it is another node (None: here, or nobody)."""
+        role = self.settings.node
+        if role is None or self.hall is None or table_id in self.hall.tables:
+            return None
+        owner = self.directory.owner(table_id)
+        return None if owner == role.name else owner
+
     async def stop(self) -> None:
+        if self.handoffs is not None:
+            self.handoffs.close()
         if self.watchdog is not None:
             self.watchdog.stop()
         if self.hall is not None:
             await self.hall.close()
+        close_directory = getattr(self.directory, "close", None)
+        if close_directory is not None:
+            close_directory()
         if self.bots is not None:
             self.bots.close()
         if self.db is not None:

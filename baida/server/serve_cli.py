@@ -36,6 +36,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="log lines as JSON objects or text (default auto: JSON unless "
                         "stderr is a terminal)")
     parser.add_argument("--log-level", default="info")
+    parser.add_argument("--nodes", type=int, default=1, metavar="N",
+                        help="run the hall as N processes sharing the port, each owning some "
+                        "of the tables (default 1; more need --redis)")
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/0", metavar="URL",
+                        help="the Redis server the nodes share (with --nodes)")
+    parser.add_argument("--redis-prefix", default="baida", metavar="NAME",
+                        help="the hall's keys in Redis (default baida; one per hall)")
+    # how the supervisor of --nodes starts each node (not for people)
+    for flag in ("--node-index", "--node-count", "--listen-fd", "--ready-fd"):
+        parser.add_argument(flag, type=int, default=None, help=argparse.SUPPRESS)
 
 
 def settings_from(args: argparse.Namespace) -> Any:
@@ -55,7 +65,33 @@ def settings_from(args: argparse.Namespace) -> Any:
     )
     if args.data is not None:
         settings.data_dir = args.data
+    if args.node_index is not None:
+        from .nodes import NodeRole, handoff_folder
+
+        settings.node = NodeRole(args.node_index, args.node_count,
+                                 handoff_folder(settings.data_dir, args.port),
+                                 args.redis, args.redis_prefix)
     return settings
+
+
+def node_flags(args: argparse.Namespace) -> list[str]:
+    """The flags every node of ``--nodes`` is started with: the supervisor's own but
+    ``--nodes``."""
+    flags = ["--host", args.host, "--port", str(args.port),
+             "--bot-workers", str(args.bot_workers),
+             "--starting-balance", str(args.starting_balance),
+             "--client-rate", str(args.client_rate), "--client-burst", str(args.client_burst),
+             "--log-format", args.log_format, "--log-level", args.log_level,
+             "--redis", args.redis, "--redis-prefix", args.redis_prefix]
+    if args.data is not None:
+        flags += ["--data", str(args.data)]
+    if args.database is not None:
+        flags += ["--database", args.database]
+    if args.no_warm_up:
+        flags.append("--no-warm-up")
+    if args.secure_cookies:
+        flags.append("--secure-cookies")
+    return flags
 
 
 def run(args: argparse.Namespace) -> int:
@@ -72,10 +108,22 @@ def run(args: argparse.Namespace) -> int:
         print("baida serve: --client-rate is in (0, 10000] and --client-burst in [1, 10000]",
               file=sys.stderr)
         return 2
+    if not 1 <= args.nodes <= 64:
+        print("baida serve: --nodes must be 1-64", file=sys.stderr)
+        return 2
     setup_logging(args.log_format, args.log_level)
+    if args.nodes > 1 and args.node_index is None:
+        from .nodes import supervise
+
+        return supervise(args, node_flags(args))
     settings = settings_from(args)
     app = create_app(settings)
+    where = {} if args.listen_fd is None else {"fd": args.listen_fd}  # a node: the shared socket
     config = server_config(app, settings.host, settings.port, log_config=None, lifespan="on",
-                           ws_ping_interval=20.0, ws_ping_timeout=20.0, server_header=False)
-    hall_server(config, f"http://{settings.host}:{settings.port}/").run()
+                           ws_ping_interval=20.0, ws_ping_timeout=20.0, server_header=False,
+                           **where)
+    server = hall_server(config, f"http://{settings.host}:{settings.port}/",
+                         ready_fd=args.ready_fd)
+    app.runtime.server = server
+    server.run()
     return 0

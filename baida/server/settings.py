@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .hall import DEFAULT_STANDING, StandingTables
 from .paths import default_data_dir
+
+if TYPE_CHECKING:
+    from .nodes import NodeRole
 
 
 @dataclass(slots=True)
@@ -28,6 +32,7 @@ class HallSettings:
     client_rate: float = 8.0  # messages a second a connection may send on average
     client_burst: float = 24.0  # ... and at once
     db_process: bool = True  # the tables' actions, deals and hand ends in a process of their own
+    node: NodeRole | None = None  # one of several nodes (``baida serve --nodes``); None: alone
 
     @property
     def database_url(self) -> str:

@@ -65,6 +65,7 @@ class TableSocketProtocol(asyncio.Protocol):
         self._ping_timer: asyncio.TimerHandle | None = None
         self._ping_payload: bytes | None = None
         self._heard = False  # data came in since the last keepalive check
+        self._first = True  # no data yet: the request may be another node's to answer
 
     # ------------------------------------------------------------ asyncio.Protocol
 
@@ -73,6 +74,10 @@ class TableSocketProtocol(asyncio.Protocol):
         self.server_state.connections.add(self)
 
     def data_received(self, data: bytes) -> None:
+        if self._first:
+            self._first = False
+            if self._handed_off(data):
+                return
         self._heard = True
         ws = self.ws
         ws.receive_data(data)
@@ -107,6 +112,25 @@ class TableSocketProtocol(asyncio.Protocol):
             self.close(1012, "server restarting")
         else:
             self._close_transport()
+
+    def _handed_off(self, request: bytes) -> bool:
+        """Pass the connection to the node that owns its table (one of several nodes);
+        False if it is this node's to answer."""
+        runtime = self.app_state.get(RUNTIME_KEY)
+        if runtime is None or runtime.settings.node is None or self.transport is None:
+            return False
+        owner = runtime.owner_elsewhere(requested_table(request))
+        sock = self.transport.get_extra_info("socket")
+        if owner is None or sock is None:
+            return False
+        from .handoff import hand_off
+
+        if not hand_off(runtime.settings.node.folder, owner, sock.fileno(), request):
+            return False
+        self.server_state.connections.discard(self)
+        transport, self.transport = self.transport, None
+        transport.abort()  # closes this process's descriptor only: the owner has the socket
+        return True
 
     # ------------------------------------------------------------ incoming
 
@@ -220,3 +244,42 @@ class TableSocketProtocol(asyncio.Protocol):
             self._close_timer = None
         if self.transport is not None and not self.transport.is_closing():
             self.transport.close()
+
+
+def requested_table(request: bytes) -> int:
+    """The table id of a ``GET /ws/tables/{id}`` request's first line (-1: none)."""
+    line = request[: request.find(b"\r\n")]
+    parts = line.split(b" ")
+    if len(parts) != 3:
+        return -1
+    path = parts[1].partition(b"?")[0]
+    tail = path[len(PREFIX):] if path.startswith(PREFIX.encode()) else b""
+    return int(tail) if tail.isdigit() and len(tail) < 12 else -1
+
+
+def adopt(server: Any, conn: Any, request: bytes) -> None:
+    """Serve a connection another node handed over (``handoff``), its request already read,
+    as if this node had accepted it."""
+    if server is None:
+        conn.close()
+        return
+    loop = asyncio.get_running_loop()
+    protocol = TableSocketProtocol(server.config, server.server_state, server.lifespan.state,
+                                   _loop=loop)
+    protocol._first = False  # it is this node's: never handed on again
+
+    async def connect() -> None:
+        try:
+            await loop.connect_accepted_socket(lambda: protocol, conn)
+        except OSError as exc:
+            log.info("a handed connection was gone: %s", exc)
+            conn.close()
+            return
+        protocol.data_received(request)
+
+    task = loop.create_task(connect())
+    _adopting.add(task)
+    task.add_done_callback(_adopting.discard)
+
+
+_adopting: set[asyncio.Task[None]] = set()

@@ -20,10 +20,14 @@ Capacity = the most tables with pace >= 95%, p99 added latency <= 50 ms and serv
 clients answer at once, the hall has no pause. ``--halls N`` starts N independent halls side
 by side and splits the tables (and the client processes) between them: what hall nodes that
 each own their tables' sockets would carry, less the cost of routing a socket to its node.
+``--nodes N`` starts one hall of N nodes (``baida serve --nodes N``, Redis at ``--redis``):
+the real thing, sockets handed to their tables' nodes; the hall's own latency histogram is
+then one node's, so it is not reported.
 
     python -m bench.hall_load --tables 100 400 800 1200 1600
     python -m bench.hall_load --unpaced --tables 100
     python -m bench.hall_load --halls 2 --tables 1200 1600
+    python -m bench.hall_load --nodes 2 --tables 1200 1600
 """
 
 from __future__ import annotations
@@ -60,7 +64,8 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_hall(port: int, data: Path, unpaced: bool = False) -> subprocess.Popen[bytes]:
+def start_hall(port: int, data: Path, unpaced: bool = False, nodes: int = 1,
+               redis: str = "") -> subprocess.Popen[bytes]:
     """``baida serve`` in its own process; its output goes to ``data/hall.log``. Unpaced
     clients answer at once, faster than a person's connection may send by default, so that
     run raises the limit."""
@@ -68,6 +73,8 @@ def start_hall(port: int, data: Path, unpaced: bool = False) -> subprocess.Popen
            "--bot-workers", "0", "--log-level", "warning", "--starting-balance", "1000"]
     if unpaced:
         cmd += ["--client-rate", "10000", "--client-burst", "10000"]
+    if nodes > 1:
+        cmd += ["--nodes", str(nodes), "--redis", redis, "--redis-prefix", f"baida-load-{port}"]
     log = (data / "hall.log").open("wb")
     env = dict(os.environ)
     if os.environ.get("BAIDA_LOAD_DEBUG"):  # the hall logs every stall of its loop > 30 ms
@@ -89,8 +96,7 @@ def _stat(pid: int) -> list[str]:
         return f.read().rsplit(")", 1)[1].split()
 
 
-def process_tree(pid: int) -> list[int]:
-    """``pid`` and every process below it (the hall's action log worker, its bot workers)."""
+def _children() -> dict[int, list[int]]:
     parents: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -98,6 +104,17 @@ def process_tree(pid: int) -> list[int]:
                 parents.setdefault(int(_stat(int(entry))[1]), []).append(int(entry))
             except OSError:
                 continue
+    return parents
+
+
+def hall_processes(proc: subprocess.Popen[bytes], nodes: int) -> list[int]:
+    """The hall's event-loop processes: the one ``baida serve``, or its nodes."""
+    return [proc.pid] if nodes <= 1 else sorted(_children().get(proc.pid, []))
+
+
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and every process below it (the hall's action log worker, its bot workers)."""
+    parents = _children()
     tree, todo = [], [pid]
     while todo:
         p = todo.pop()
@@ -443,6 +460,7 @@ def run_level(tables: int, args: argparse.Namespace) -> dict[str, Any]:
     """One level: ``args.halls`` fresh halls side by side (one unless asked), the tables split
     between them, each hall's share played by its own client processes."""
     halls = max(1, min(args.halls, tables))
+    nodes = args.nodes if halls == 1 else 1
     with contextlib.ExitStack() as stack:
         datas = [Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="baida-load-")))
                  for _ in range(halls)]
@@ -450,9 +468,10 @@ def run_level(tables: int, args: argparse.Namespace) -> dict[str, Any]:
         try:
             for data in datas:
                 port = free_port()
-                procs_hall.append(start_hall(port, data, args.unpaced))
+                procs_hall.append(start_hall(port, data, args.unpaced, nodes, args.redis))
                 bases.append(f"http://127.0.0.1:{port}")
-            idle_rss = sum(rss_mb(h.pid) for h in procs_hall)
+            units = [pid for h in procs_hall for pid in hall_processes(h, nodes)]
+            idle_rss = sum(rss_mb(pid) for pid in units)
             ctx = mp.get_context("spawn")
             pipes, procs = [], []
             options = {"pace": args.pace, "claim_extra": args.claim_extra,
@@ -469,19 +488,19 @@ def run_level(tables: int, args: argparse.Namespace) -> dict[str, Any]:
                 kind, _ = p.recv()
                 assert kind == "ready"
             time.sleep(args.warmup)
-            rss = sum(rss_mb(h.pid) for h in procs_hall)
+            rss = sum(rss_mb(pid) for pid in units)
             hist0 = [latency_buckets(b) for b in bases]
-            cpu0, t0 = [cpu_seconds(h.pid) for h in procs_hall], time.time()
-            main0 = [main_cpu_seconds(h.pid) for h in procs_hall]
+            cpu0, t0 = [cpu_seconds(pid) for pid in units], time.time()
+            main0 = [main_cpu_seconds(pid) for pid in units]
             for p in pipes:
                 p.send("measure")
             time.sleep(args.measure)
             for p in pipes:
                 p.send("stop")
-            cpu1, t1 = [cpu_seconds(h.pid) for h in procs_hall], time.time()
+            cpu1, t1 = [cpu_seconds(pid) for pid in units], time.time()
             hist1 = [latency_buckets(b) for b in bases]
-            main1 = [main_cpu_seconds(h.pid) for h in procs_hall]
-            rss = max(rss, sum(rss_mb(h.pid) for h in procs_hall))
+            main1 = [main_cpu_seconds(pid) for pid in units]
+            rss = max(rss, sum(rss_mb(pid) for pid in units))
             parts = [p.recv()[1] for p in pipes]
             for proc in procs:
                 proc.join(timeout=30)
@@ -510,6 +529,7 @@ def run_level(tables: int, args: argparse.Namespace) -> dict[str, Any]:
     return {
         "tables": tables,
         "halls": halls,
+        "nodes": nodes,
         "seconds": round(seconds, 1),
         "server_cpu": round(sum(per_hall), 3),
         "server_cpu_per_hall": per_hall,
@@ -521,8 +541,10 @@ def run_level(tables: int, args: argparse.Namespace) -> dict[str, Any]:
         "pace": round(ideal / actual, 3) if actual else None,
         # inside the hall: an action's arrival to its messages queued (durable first), as
         # the upper bounds of the histogram's buckets
-        "hall_latency_p50_ms_le": bucket_percentile(hist_before, hist_after, 0.5),
-        "hall_latency_p99_ms_le": bucket_percentile(hist_before, hist_after, 0.99),
+        "hall_latency_p50_ms_le": None if nodes > 1 else bucket_percentile(
+            hist_before, hist_after, 0.5),
+        "hall_latency_p99_ms_le": None if nodes > 1 else bucket_percentile(
+            hist_before, hist_after, 0.99),
         "actions_per_s": round(sum(p["actions"] for p in parts) / seconds, 1),
         "server_cpu_us_per_action": round(sum(c1 - c0 for c0, c1 in zip(cpu0, cpu1, strict=True))
                                           * 1e6 / actions),
@@ -562,6 +584,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="independent halls side by side, the tables split between them "
                         "(what hall nodes that each own their tables' sockets would give, "
                         "without the routing)")
+    parser.add_argument("--nodes", type=int, default=1,
+                        help="one hall of N nodes (baida serve --nodes N)")
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/0",
+                        help="the Redis the nodes share (with --nodes)")
     parser.add_argument("--ruleset", default="jiaxing")
     parser.add_argument("--unpaced", action="store_true")
     parser.add_argument("--json", type=Path, help="append the results here, one per line")
@@ -573,7 +599,8 @@ def main(argv: list[str] | None = None) -> int:
         # below 90% of its cores
         ok = (result["pace"] or 0) >= 0.95 and result["latency_p99_ms"] <= 50 and \
             max(result["server_cpu_per_hall"]) < 0.9 and \
-            result["server_cpu"] < 0.9 * min(result["halls"], os.cpu_count() or 1)
+            result["server_cpu"] < 0.9 * min(max(result["halls"], result["nodes"]),
+                                             os.cpu_count() or 1)
         result["within_capacity"] = ok and not args.unpaced
         print(json.dumps(result), flush=True)
         if args.json:

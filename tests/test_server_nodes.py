@@ -7,6 +7,7 @@ default ``redis://127.0.0.1:6379/15``); those tests are skipped when none answer
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import socket
@@ -21,8 +22,9 @@ from uuid import uuid4
 import pytest
 from hall_harness import Client
 from test_server_kill import FAST, free_port, player, until
+from websockets.asyncio.client import connect
 
-from baida.server.handoff import HandoffListener, hand_off
+from baida.server.handoff import BUSY, FAILED, SENT, HandoffListener, hand_off
 from baida.server.nodes import NodeRole
 from baida.server.redis_directory import DirectoryUnavailable, RedisDirectory
 from baida.server.store import Store
@@ -82,7 +84,7 @@ async def test_a_connection_is_handed_over_with_what_was_read(tmp_path: Path) ->
         accepted, _ = server.accept()
         client.sendall(b"GET /ws/tables/3 HTTP/1.1\r\n\r\n")
         first = accepted.recv(1024)
-        assert hand_off(tmp_path, "node-1", accepted, first)
+        assert hand_off(tmp_path, "node-1", accepted, first) == SENT
         accepted.close()  # ours: the connection lives on in the listener's copy
         await asyncio.wait_for(got.wait(), 5)
         conn, data = adopted[0]
@@ -103,13 +105,34 @@ async def test_a_connection_is_handed_over_with_what_was_read(tmp_path: Path) ->
 async def test_a_handoff_to_nobody_keeps_the_connection(tmp_path: Path) -> None:
     a, b = socket.socketpair()
     try:
-        assert not hand_off(tmp_path, "node-9", a, b"GET / HTTP/1.1\r\n\r\n")
-        assert not hand_off(tmp_path, "node-9", a, b"x" * (64 * 1024 + 1))  # too much read
+        assert hand_off(tmp_path, "node-9", a, b"GET / HTTP/1.1\r\n\r\n") == FAILED
+        assert hand_off(tmp_path, "node-9", a, b"x" * (64 * 1024 + 1)) == FAILED  # too much
         a.sendall(b"still mine")
         assert b.recv(64) == b"still mine"
     finally:
         a.close()
         b.close()
+
+
+def test_a_full_queue_is_busy_not_failed(tmp_path: Path) -> None:
+    """A node that does not read fast enough: its queue fills (a few datagrams), and a
+    handoff says BUSY (the caller tries again) until it reads."""
+    owner = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    owner.bind(str(tmp_path / "node-1.sock"))
+    a, b = socket.socketpair()
+    try:
+        results = [hand_off(tmp_path, "node-1", a, b"GET /ws/tables/1 HTTP/1.1\r\n\r\n")
+                   for _ in range(1000)]
+        assert results[0] == SENT and BUSY in results and FAILED not in results
+        sent = results.count(SENT)
+        for _ in range(sent):
+            _, fds, _, _ = socket.recv_fds(owner, 1024, 1)
+            for fd in fds:
+                os.close(fd)
+        assert hand_off(tmp_path, "node-1", a, b"again") == SENT
+    finally:
+        for s in (owner, a, b):
+            s.close()
 
 
 async def test_a_message_without_a_socket_is_dropped(tmp_path: Path) -> None:
@@ -120,7 +143,7 @@ async def test_a_message_without_a_socket_is_dropped(tmp_path: Path) -> None:
         sender = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         sender.sendto(b"no descriptor", str(tmp_path / "node-0.sock"))
         a, b = socket.socketpair()
-        assert hand_off(tmp_path, "node-0", a, b"after it")
+        assert hand_off(tmp_path, "node-0", a, b"after it") == SENT
         await until("the good message", lambda: bool(adopted), 5.0)
         assert adopted == [b"after it"] and listener.received == 1
         for s in (sender, a, b):
@@ -218,6 +241,21 @@ async def test_a_hall_of_two_nodes(tmp_path: Path, redis_url: str) -> None:
         owners = {directory.owner(t["id"]) for t in lobby}
         assert owners == {"node-0", "node-1"}
         assert len({t["number"] for t in lobby if t["ruleset"] == "jiaxing"}) == 16
+
+        # many sockets at once (more than a node's handoff queue holds): each reaches its
+        # table's node, none is refused
+        watcher = await Client(hall).guest()  # type: ignore[arg-type]
+        clients.append(watcher)
+        cookie = "; ".join(f"{k}={v}" for k, v in watcher.http.cookies.items())
+
+        async def watch(table_id: int) -> str:
+            async with connect(f"{hall.ws_base}/ws/tables/{table_id}",
+                               additional_headers={"Cookie": cookie}) as ws:
+                await ws.send(json.dumps({"type": "hello", "protocol": 1}))
+                return json.loads(await asyncio.wait_for(ws.recv(), 15))["type"]
+
+        firsts = await asyncio.gather(*(watch(1 + i % 24) for i in range(96)))
+        assert firsts == ["welcome"] * 96
 
         # people make tables (each on the node their connection reached) and play them out;
         # every table's socket reaches its owner, whichever node accepted it

@@ -29,12 +29,17 @@ def socket_path(folder: Path, node: str) -> Path:
     return folder / f"{node}.sock"
 
 
-def hand_off(folder: Path, node: str, sock: socket.socket | int, data: bytes) -> bool:
+SENT, BUSY, FAILED = "sent", "busy", "failed"
+
+
+def hand_off(folder: Path, node: str, sock: socket.socket | int, data: bytes) -> str:
     """Send the connection ``sock`` (a socket or its descriptor) and the bytes read from it to
-    ``node``; False if that node is not listening (the caller keeps the connection). The
-    caller still closes its own descriptor: the connection lives on in the receiver's."""
+    ``node``: ``SENT``; ``BUSY`` if that node's queue is full (a few datagrams: try again
+    soon); ``FAILED`` if it is not listening. Unless sent, the caller keeps the connection;
+    either way it closes its own descriptor when done: a sent connection lives on in the
+    receiver's."""
     if len(data) > MAX_REQUEST:
-        return False
+        return FAILED
     fd = sock if isinstance(sock, int) else sock.fileno()
     channel = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     try:
@@ -42,10 +47,12 @@ def hand_off(folder: Path, node: str, sock: socket.socket | int, data: bytes) ->
         # (socket.send_fds would drop the address)
         channel.sendmsg([data], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [fd]))],
                        0, str(socket_path(folder, node)))
-        return True
-    except OSError as exc:  # no such node, not listening, or its queue is full
+        return SENT
+    except BlockingIOError:
+        return BUSY
+    except OSError as exc:  # no such node, or not listening
         log.warning("could not hand a connection to %s: %s", node, exc)
-        return False
+        return FAILED
     finally:
         channel.close()
 

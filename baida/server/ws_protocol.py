@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 
 RUNTIME_KEY = "baida.runtime"  # where the lifespan state keeps the hall's Runtime
 CLOSE_TIMEOUT = 10.0  # seconds to wait for the client's answer to our close frame
+HANDOFF_SECONDS = 5.0  # how long a connection waits for its table's node to take it
 _SHORT = struct.Struct("!BB")
 _MEDIUM = struct.Struct("!BBH")
 _LONG = struct.Struct("!BBQ")
@@ -66,6 +67,7 @@ class TableSocketProtocol(asyncio.Protocol):
         self._ping_payload: bytes | None = None
         self._heard = False  # data came in since the last keepalive check
         self._first = True  # no data yet: the request may be another node's to answer
+        self._handoff_timer: asyncio.TimerHandle | None = None
 
     # ------------------------------------------------------------ asyncio.Protocol
 
@@ -78,6 +80,9 @@ class TableSocketProtocol(asyncio.Protocol):
             self._first = False
             if self._handed_off(data):
                 return
+        self._receive(data)
+
+    def _receive(self, data: bytes) -> None:
         self._heard = True
         ws = self.ws
         ws.receive_data(data)
@@ -96,10 +101,10 @@ class TableSocketProtocol(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.server_state.connections.discard(self)
-        for timer in (self._close_timer, self._ping_timer):
+        for timer in (self._close_timer, self._ping_timer, self._handoff_timer):
             if timer is not None:
                 timer.cancel()
-        self._close_timer = self._ping_timer = None
+        self._close_timer = self._ping_timer = self._handoff_timer = None
         session, self.session = self.session, None
         if session is not None:
             session.closed()
@@ -120,17 +125,39 @@ class TableSocketProtocol(asyncio.Protocol):
         if runtime is None or runtime.settings.node is None or self.transport is None:
             return False
         owner = runtime.owner_elsewhere(requested_table(request))
-        sock = self.transport.get_extra_info("socket")
-        if owner is None or sock is None:
+        if owner is None:
             return False
-        from .handoff import hand_off
-
-        if not hand_off(runtime.settings.node.folder, owner, sock.fileno(), request):
-            return False
-        self.server_state.connections.discard(self)
-        transport, self.transport = self.transport, None
-        transport.abort()  # closes this process's descriptor only: the owner has the socket
+        deadline = self.loop.time() + HANDOFF_SECONDS
+        self._hand_to(runtime.settings.node.folder, owner, request, deadline, 0.001)
         return True
+
+    def _hand_to(self, folder: Any, owner: str, request: bytes, deadline: float,
+                 delay: float) -> None:
+        """Try to hand the connection over; while the owner's queue is full, again a little
+        later (reading paused); if the owner cannot be reached, answer here after all."""
+        from .handoff import BUSY, SENT, hand_off
+
+        self._handoff_timer = None
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            return
+        sock = transport.get_extra_info("socket")
+        result = hand_off(folder, owner, sock.fileno(), request) if sock is not None else ""
+        if result == SENT:
+            self.server_state.connections.discard(self)
+            self.transport = None
+            transport.abort()  # closes this process's descriptor only: the owner has it
+            return
+        if result == BUSY and self.loop.time() + delay < deadline:
+            transport.pause_reading()
+            self._handoff_timer = self.loop.call_later(
+                delay, self._hand_to, folder, owner, request, deadline, min(delay * 2, 0.05))
+            return
+        log.warning("the connection to table %s stays here: its node %s %s",
+                    requested_table(request), owner,
+                    "was busy too long" if result == BUSY else "could not be reached")
+        transport.resume_reading()
+        self._receive(request)  # and the hall answers that it has no such table
 
     # ------------------------------------------------------------ incoming
 

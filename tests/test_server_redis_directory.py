@@ -210,6 +210,8 @@ def test_nodes_see_each_others_tables(make: Make) -> None:
     b.claim_table(2, "b")
     b.list_table(2, summary(2, "jiaxing", 2))
     b.describe_table(2, summary(2, "jiaxing", 2))
+    a.flush()  # what a node writes reaches Redis from its writer thread
+    b.flush()
     assert [t["id"] for t in a.lobby()] == [t["id"] for t in b.lobby()] == [1, 2]
     assert a.description(2) == summary(2, "jiaxing", 2)
     assert a.register_room("xyz789", 1) and not b.register_room("XYZ789", 2)
@@ -219,6 +221,7 @@ def test_nodes_see_each_others_tables(make: Make) -> None:
     b.release_table(1, "b")  # b does not own it
     assert a.owner(1) == "a" and b.room("XYZ789") == 1
     a.release_table(1, "a")
+    a.flush()
     assert b.owner(1) is None and b.room("XYZ789") is None and not b.admitted(1, 42)
     assert [t["id"] for t in b.lobby()] == [2]
 
@@ -228,8 +231,10 @@ def test_presence_is_per_node_and_ends_with_the_node(make: Make) -> None:
     a.online(1, +1)
     b.online(1, +1)
     b.online(2, +1)
+    b.flush()
     assert a.online_count() == b.online_count() == 2  # user 1 on two nodes: once
     b.online(1, -1)
+    b.flush()
     assert a.online_count() == 2  # still on a
     a.online(1, -1)  # a's count, not b's
     assert a.online_count() == 1
@@ -343,3 +348,26 @@ def test_both_kinds_answer_alike(redis_url: str, ops: list[tuple[str, Any, Any]]
     finally:
         theirs.clear()
         theirs.close()
+
+
+def test_queued_writes_keep_their_order(make: Make) -> None:
+    """Listings, descriptions, releases and presence go through the writer thread in the
+    order they were made; the writing node reads its own writes at once, the other after
+    ``flush``."""
+    a, b = make("a"), make("b")
+    assert a.claim_table(5, "a")
+    for i in range(301):  # the last one, 300, is unlisted again
+        a.list_table(5, {**summary(5, "jiaxing", 1), "n": i})
+        if i % 3 == 0:
+            a.unlist_table(5)
+        a.describe_table(5, {**summary(5, "jiaxing", 1), "n": i})
+        a.online(i % 7, +1)
+    assert a.lobby() == [] and a.description(5)["n"] == 300
+    a.list_table(5, {**summary(5, "jiaxing", 1), "n": 301})
+    a.release_table(5, "a")
+    a.describe_table(6, summary(6, "jiaxing", 2))
+    a.flush()
+    assert b.owner(5) is None and b.lobby() == [] and b.description(5) is None
+    assert b.description(6) == summary(6, "jiaxing", 2)
+    assert b.online_count() == 7
+    assert b.claim_table(5, "b")  # free again once the release was sent

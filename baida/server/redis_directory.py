@@ -9,23 +9,30 @@ table id -> code), ``admitted:{table}`` (a set of user ids), ``online:{node}`` (
 and the pub/sub channel ``node:{node}`` for the messages between nodes. Read-modify-write steps
 are single commands or Lua scripts, so two nodes may call them at once. Nothing here must
 outlive the nodes: the supervisor calls ``clear()`` before it starts them.
+
+The frequent writes (a table's listing and description at every change, presence, releases)
+never make the event loop wait for Redis: they go, in order, to a writer thread that sends
+whatever has queued up in one pipeline. This node's reads wait for its own queued writes
+first (read-your-writes); another node sees them once sent (``flush()`` waits for that).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import queue
 import threading
 from collections.abc import Callable
 from typing import Any
 
 import orjson
 import redis
-from redis.client import PubSub, PubSubWorkerThread
+from redis.client import Pipeline, PubSub, PubSubWorkerThread
 
 log = logging.getLogger(__name__)
 
 Handler = Callable[[dict[str, Any]], None]
+Write = Callable[[Pipeline], Any]
 
 _RELEASE = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
@@ -112,6 +119,43 @@ class RedisDirectory:
         self._handlers: dict[str, tuple[asyncio.AbstractEventLoop, Handler]] = {}
         self._listeners: dict[str, tuple[PubSub, PubSubWorkerThread]] = {}
         self._closing = threading.Event()
+        self._writes: queue.Queue[Write | None] = queue.Queue()
+        self._writer = threading.Thread(target=self._write_loop, name=f"directory-{node}",
+                                        daemon=True)
+        self._writer.start()
+
+    # ---------------------------------------------------------------- the writer thread
+
+    def _later(self, write: Write) -> None:
+        self._writes.put(write)
+
+    def _write_loop(self) -> None:
+        """Send the queued writes, everything waiting at once in one pipeline, in order."""
+        while True:
+            batch = [self._writes.get()]
+            while True:
+                try:
+                    batch.append(self._writes.get_nowait())
+                except queue.Empty:
+                    break
+            writes = [w for w in batch if w is not None]
+            if writes:
+                pipe = self._redis.pipeline(transaction=False)
+                for write in writes:
+                    write(pipe)
+                try:
+                    pipe.execute()
+                except redis.RedisError as e:
+                    log.warning("directory: %d writes to Redis failed: %s", len(writes), e)
+            for _ in batch:
+                self._writes.task_done()
+            if len(writes) < len(batch):  # close() asked the thread to end
+                return
+
+    def flush(self) -> None:
+        """Wait until every write queued so far has reached Redis."""
+        if self._writer.is_alive():
+            self._writes.join()
 
     def _key(self, *parts: object) -> str:
         return ":".join([self.prefix, *map(str, parts)])
@@ -120,6 +164,7 @@ class RedisDirectory:
 
     def claim_table(self, table_id: int, node: str) -> bool:
         """Become the owner of ``table_id``; False if another node owns it."""
+        self.flush()  # a release queued before it goes first
         before = self._redis.set(self._key("owner", table_id), node, nx=True, get=True)
         return before is None or before == node
 
@@ -134,33 +179,39 @@ class RedisDirectory:
             self._key("codes"),
             self._key("rooms"),
         ]
-        self._release(keys=keys, args=[node, table_id])
+        self._later(lambda pipe: self._release(keys=keys, args=[node, table_id], client=pipe))
 
     def owner(self, table_id: int) -> str | None:
+        self.flush()
         return self._redis.get(self._key("owner", table_id))
 
     # ---------------------------------------------------------------- the lobby
 
     def list_table(self, table_id: int, summary: dict[str, Any]) -> None:
-        self._redis.hset(self._key("lobby"), str(table_id), orjson.dumps(summary))
+        data = orjson.dumps(summary)
+        self._later(lambda pipe: pipe.hset(self._key("lobby"), str(table_id), data))
 
     def unlist_table(self, table_id: int) -> None:
-        self._redis.hdel(self._key("lobby"), str(table_id))
+        self._later(lambda pipe: pipe.hdel(self._key("lobby"), str(table_id)))
 
     def lobby(self) -> list[dict[str, Any]]:
         """Every listed table's summary, by ruleset, number and id."""
+        self.flush()
         tables = [orjson.loads(s) for s in self._redis.hvals(self._key("lobby"))]
         return sorted(tables, key=lambda t: (t["ruleset"], t["number"], t["id"]))
 
     def describe_table(self, table_id: int, summary: dict[str, Any]) -> None:
-        self._redis.hset(self._key("described"), str(table_id), orjson.dumps(summary))
+        data = orjson.dumps(summary)
+        self._later(lambda pipe: pipe.hset(self._key("described"), str(table_id), data))
 
     def description(self, table_id: int) -> dict[str, Any] | None:
+        self.flush()
         found = self._redis.hget(self._key("described"), str(table_id))
         return None if found is None else orjson.loads(found)
 
     def descriptions(self) -> list[dict[str, Any]]:
         """Every described table's summary, by id."""
+        self.flush()
         found: dict[str, str] = self._redis.hgetall(self._key("described"))
         return [orjson.loads(found[t]) for t in sorted(found, key=int)]
 
@@ -173,9 +224,11 @@ class RedisDirectory:
     def register_room(self, code: str, table_id: int) -> bool:
         """Give ``table_id`` the room code ``code``; False if the code is another table's."""
         keys = [self._key("rooms"), self._key("codes")]
+        self.flush()
         return bool(self._register_room(keys=keys, args=[code.upper(), table_id]))
 
     def room(self, code: str) -> int | None:
+        self.flush()
         found = self._redis.hget(self._key("rooms"), code.strip().upper())
         return None if found is None else int(found)
 
@@ -183,6 +236,7 @@ class RedisDirectory:
         self._redis.sadd(self._key("admitted", table_id), user_id)
 
     def admitted(self, table_id: int, user_id: int) -> bool:
+        self.flush()
         return bool(self._redis.sismember(self._key("admitted", table_id), str(user_id)))
 
     # ---------------------------------------------------------------- presence and chat
@@ -190,11 +244,13 @@ class RedisDirectory:
     def online(self, user_id: int, delta: int) -> None:
         """A connection of ``user_id`` opened (+1) or closed (-1) on this node."""
         keys = [self._key("online", self.node), self._key("nodes")]
-        self._online(keys=keys, args=[user_id, delta, self.node])
+        args = [user_id, delta, self.node]
+        self._later(lambda pipe: self._online(keys=keys, args=args, client=pipe))
 
     def online_count(self) -> int:
         """How many distinct users have a connection open on any node."""
         keys = [self._key("nodes")]
+        self.flush()
         return int(self._online_count(keys=keys, args=[self._key("online", "")]))
 
     def publish(self, table_id: int, message: dict[str, Any]) -> None:
@@ -268,6 +324,8 @@ class RedisDirectory:
         if self._closing.is_set():
             return
         self._closing.set()
+        self._writes.put(None)
+        self._writer.join(timeout=10.0)
         for _, thread in self._listeners.values():
             thread.stop()
         for _, thread in self._listeners.values():

@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis_budget import examples
 
+from baida.server import redis_directory
 from baida.server.directory import Directory, InProcessDirectory
 from baida.server.redis_directory import DirectoryUnavailable, RedisDirectory
 
@@ -203,7 +204,8 @@ def test_an_unreachable_redis_is_a_clear_error() -> None:
         RedisDirectory(url, "a")
 
 
-def test_nodes_see_each_others_tables(make: Make) -> None:
+def test_nodes_see_each_others_tables(make: Make, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(redis_directory, "LOBBY_SECONDS", 0.0)  # no lobby cache here
     a, b = make("a"), make("b")
     assert a.claim_table(1, "a") and not b.claim_table(1, "b") and b.owner(1) == "a"
     a.list_table(1, summary(1, "jiaxing", 1))
@@ -371,3 +373,22 @@ def test_queued_writes_keep_their_order(make: Make) -> None:
     assert b.description(6) == summary(6, "jiaxing", 2)
     assert b.online_count() == 7
     assert b.claim_table(5, "b")  # free again once the release was sent
+
+
+def test_the_lobby_is_read_again_after_a_second_or_a_change_here(
+        make: Make, monkeypatch: pytest.MonkeyPatch) -> None:
+    now = [100.0]
+    monkeypatch.setattr(redis_directory.time, "monotonic", lambda: now[0])
+    a, b = make("a"), make("b")
+    a.list_table(1, summary(1, "jiaxing", 1))
+    a.flush()
+    assert [t["id"] for t in b.lobby()] == [1]
+    a.list_table(2, summary(2, "jiaxing", 2))
+    a.flush()
+    assert [t["id"] for t in a.lobby()] == [1, 2]  # its own change: at once
+    now[0] += 0.5
+    assert [t["id"] for t in b.lobby()] == [1]  # another node's: within the second, not yet
+    now[0] += 0.6
+    assert [t["id"] for t in b.lobby()] == [1, 2]
+    b.unlist_table(1)
+    assert [t["id"] for t in b.lobby()] == [2]

@@ -22,6 +22,7 @@ import asyncio
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -33,6 +34,7 @@ log = logging.getLogger(__name__)
 
 Handler = Callable[[dict[str, Any]], None]
 Write = Callable[[Pipeline], Any]
+LOBBY_SECONDS = 1.0  # how stale another node's lobby changes may be when read here
 
 _RELEASE = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
@@ -119,6 +121,7 @@ class RedisDirectory:
         self._handlers: dict[str, tuple[asyncio.AbstractEventLoop, Handler]] = {}
         self._listeners: dict[str, tuple[PubSub, PubSubWorkerThread]] = {}
         self._closing = threading.Event()
+        self._lobby: tuple[float, list[dict[str, Any]]] | None = None  # (read at, tables)
         self._writes: queue.Queue[Write | None] = queue.Queue()
         self._writer = threading.Thread(target=self._write_loop, name=f"directory-{node}",
                                         daemon=True)
@@ -179,6 +182,7 @@ class RedisDirectory:
             self._key("codes"),
             self._key("rooms"),
         ]
+        self._lobby = None
         self._later(lambda pipe: self._release(keys=keys, args=[node, table_id], client=pipe))
 
     def owner(self, table_id: int) -> str | None:
@@ -188,17 +192,27 @@ class RedisDirectory:
     # ---------------------------------------------------------------- the lobby
 
     def list_table(self, table_id: int, summary: dict[str, Any]) -> None:
+        self._lobby = None
         data = orjson.dumps(summary)
         self._later(lambda pipe: pipe.hset(self._key("lobby"), str(table_id), data))
 
     def unlist_table(self, table_id: int) -> None:
+        self._lobby = None
         self._later(lambda pipe: pipe.hdel(self._key("lobby"), str(table_id)))
 
     def lobby(self) -> list[dict[str, Any]]:
-        """Every listed table's summary, by ruleset, number and id."""
+        """Every listed table's summary, by ruleset, number and id: read again at most once
+        every ``LOBBY_SECONDS`` (every open browser lobby asks every few seconds, and a
+        large hall's list is megabytes), and at once after this node changed it."""
+        now = time.monotonic()
+        cached = self._lobby
+        if cached is not None and now - cached[0] < LOBBY_SECONDS:
+            return cached[1]
         self.flush()
         tables = [orjson.loads(s) for s in self._redis.hvals(self._key("lobby"))]
-        return sorted(tables, key=lambda t: (t["ruleset"], t["number"], t["id"]))
+        tables.sort(key=lambda t: (t["ruleset"], t["number"], t["id"]))
+        self._lobby = (now, tables)
+        return tables
 
     def describe_table(self, table_id: int, summary: dict[str, Any]) -> None:
         data = orjson.dumps(summary)

@@ -42,13 +42,13 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start(data: Path, port: int) -> subprocess.Popen[bytes]:
-    """``baida serve`` on ``data``; returns once it prints its URL (at most 30 s). Each run
-    logs to a file of its own (``hall-N.log``)."""
+def start(data: Path, port: int, *flags: str) -> subprocess.Popen[bytes]:
+    """``baida serve`` on ``data`` (with ``flags`` besides); returns once it prints its URL
+    (at most 30 s). Each run logs to a file of its own (``hall-N.log``)."""
     log = data / f"hall-{len(list(data.glob('hall-*.log'))) + 1}.log"
     cmd = [sys.executable, "-m", "baida.cli", "serve", "--port", str(port), "--data", str(data),
            "--bot-workers", "0", "--no-warm-up", "--log-level", "warning",
-           "--starting-balance", str(STARTING)]
+           "--starting-balance", str(STARTING), *flags]
     proc = subprocess.Popen(cmd, stdout=log.open("wb"), stderr=subprocess.STDOUT,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
     deadline = time.monotonic() + 30

@@ -12,8 +12,6 @@ import os
 import signal
 import socket
 import subprocess
-import sys
-import time
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -21,7 +19,7 @@ from uuid import uuid4
 
 import pytest
 from hall_harness import Client
-from test_server_kill import FAST, free_port, player, until
+from test_server_kill import FAST, free_port, player, start, until
 from websockets.asyncio.client import connect
 
 from baida.server.handoff import BUSY, FAILED, SENT, HandoffListener, hand_off
@@ -166,21 +164,7 @@ def redis_url() -> str:
 
 def start_nodes(data: Path, port: int, redis: str, prefix: str) -> subprocess.Popen[bytes]:
     """``baida serve --nodes 2``; returns once the supervisor prints the URL (30 s at most)."""
-    log = data / f"hall-{len(list(data.glob('hall-*.log'))) + 1}.log"
-    cmd = [sys.executable, "-m", "baida.cli", "serve", "--nodes", "2", "--port", str(port),
-           "--data", str(data), "--bot-workers", "0", "--no-warm-up", "--log-level", "warning",
-           "--redis", redis, "--redis-prefix", prefix]
-    proc = subprocess.Popen(cmd, stdout=log.open("wb"), stderr=subprocess.STDOUT,
-                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"the hall did not start: {log.read_text()[-3000:]}")
-        if "baida hall:" in log.read_text(errors="replace"):
-            return proc
-        time.sleep(0.05)
-    proc.kill()
-    raise AssertionError("the hall did not start within 30 s")
+    return start(data, port, "--nodes", "2", "--redis", redis, "--redis-prefix", prefix)
 
 
 def stop(proc: subprocess.Popen[bytes]) -> int:

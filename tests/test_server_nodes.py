@@ -12,6 +12,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -131,6 +132,28 @@ def test_a_full_queue_is_busy_not_failed(tmp_path: Path) -> None:
     finally:
         for s in (owner, a, b):
             s.close()
+
+
+def test_a_socket_path_too_long_is_a_clear_error(tmp_path: Path) -> None:
+    folder = tmp_path / ("x" * 120)
+    with pytest.raises(ValueError, match="too long.*shorter --data"):
+        HandoffListener(folder, "node-0", lambda conn, data: None).start()
+
+
+def test_serve_refuses_bad_node_settings(tmp_path: Path) -> None:
+    def serve(*flags: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "baida.cli", "serve", "--data", str(tmp_path),
+             "--port", str(free_port()), "--no-warm-up", "--log-format", "text", *flags],
+            capture_output=True, text=True, timeout=60)
+
+    for bad in ("0", "65"):
+        out = serve("--nodes", bad)
+        assert out.returncode == 2 and "--nodes must be 1-64" in out.stderr
+    out = serve("--nodes", "2", "--redis", "redis://127.0.0.1:1/0")
+    assert out.returncode == 1
+    assert "--nodes needs Redis" in out.stderr and "127.0.0.1:1" in out.stderr
+    assert "Traceback" not in out.stderr
 
 
 async def test_a_message_without_a_socket_is_dropped(tmp_path: Path) -> None:

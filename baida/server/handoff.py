@@ -23,6 +23,7 @@ from pathlib import Path
 log = logging.getLogger(__name__)
 
 MAX_REQUEST = 64 * 1024  # the bytes read before the handshake: a request line and headers
+MAX_PATH = 107  # a UNIX socket's path (108 bytes with its terminating zero, on Linux)
 
 
 def socket_path(folder: Path, node: str) -> Path:
@@ -70,6 +71,9 @@ class HandoffListener:
         self._loop: asyncio.AbstractEventLoop | None = None
 
     def start(self) -> None:
+        if len(os.fsencode(self.path)) > MAX_PATH:
+            raise ValueError(f"the nodes' socket {self.path} is too long for a UNIX socket "
+                             f"({MAX_PATH} bytes at most): use a shorter --data folder")
         self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         with contextlib.suppress(FileNotFoundError):
             self.path.unlink()  # a stale socket of an earlier run

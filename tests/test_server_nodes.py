@@ -248,6 +248,11 @@ async def test_a_hall_of_two_nodes(tmp_path: Path, redis_url: str) -> None:
         owners = {directory.owner(t["id"]) for t in lobby}
         assert owners == {"node-0", "node-1"}
         assert len({t["number"] for t in lobby if t["ruleset"] == "jiaxing"}) == 16
+        # /metrics, whichever node answers, has both nodes' samples, labelled
+        text = (await c.http.get("/metrics")).text
+        assert 'baida_tables{node="node-0",status="waiting"} 12.0' in text
+        assert 'baida_tables{node="node-1",status="waiting"} 12.0' in text
+        assert (await c.http.get("/healthz")).json()["node"] in ("node-0", "node-1")
 
         # many sockets at once (more than a node's handoff queue holds): each reaches its
         # table's node, none is refused

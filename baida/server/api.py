@@ -448,14 +448,17 @@ async def health(request: Request) -> Response:
     ok = database == "ok" and rt.hall is not None
     return JSONResponse(
         {"ok": ok, "database": database, "tables": len(rt.hall.tables) if rt.hall else 0,
-         "warm": rt.warmth()},
+         "warm": rt.warmth(),
+         # of several nodes, the one that answered (its tables, its warmth)
+         "node": rt.settings.node.name if rt.settings.node is not None else None},
         status_code=200 if ok else 503,
     )
 
 
 async def metrics(request: Request) -> Response:
     rt = runtime_of(request)
-    return Response(rt.metrics.render(), media_type="text/plain; version=0.0.4")
+    text = rt.metrics.render() if rt.node_metrics is None else rt.node_metrics.render_all()
+    return Response(text, media_type="text/plain; version=0.0.4")
 
 
 # ---------------------------------------------------------------- helpers

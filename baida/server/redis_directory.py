@@ -6,9 +6,10 @@ lives under ``{prefix}:``: ``owner:{table}`` (a string, the owning node), ``lobb
 highest table number given out), ``rooms`` (hash of code -> table id) and ``codes`` (hash of
 table id -> code), ``admitted:{table}`` (a set of user ids), ``online:{node}`` (hash of user id
 -> that node's open connections) with ``nodes`` (the set of node names that have such a hash),
-and the pub/sub channel ``node:{node}`` for the messages between nodes. Read-modify-write steps
-are single commands or Lua scripts, so two nodes may call them at once. Nothing here must
-outlive the nodes: the supervisor calls ``clear()`` before it starts them.
+``metrics`` (hash of node -> its latest Prometheus text), and the pub/sub channel
+``node:{node}`` for the messages between nodes. Read-modify-write steps are single commands
+or Lua scripts, so two nodes may call them at once. Nothing here must outlive the nodes: the
+supervisor calls ``clear()`` before it starts them.
 
 The frequent writes (a table's listing and description at every change, presence, releases)
 never make the event loop wait for Redis: they go, in order, to a writer thread that sends
@@ -331,6 +332,16 @@ class RedisDirectory:
         """Deliver ``message`` to ``node``'s handler; nothing happens if it has none."""
         self._redis.publish(self._key("node", node), orjson.dumps(message))
 
+    # ---------------------------------------------------------------- metrics
+
+    def put_metrics(self, node: str, text: str) -> None:
+        """Keep ``text`` as node ``node``'s latest Prometheus metrics (``node_metrics``)."""
+        self._later(lambda pipe: pipe.hset(self._key("metrics"), node, text))
+
+    def node_metrics(self) -> dict[str, str]:
+        """Every node's latest metrics text, by node."""
+        return dict(self._redis.hgetall(self._key("metrics")))
+
     # ---------------------------------------------------------------- lifetime
 
     def close(self) -> None:
@@ -348,7 +359,7 @@ class RedisDirectory:
         try:
             self._redis.pipeline().delete(self._key("online", self.node)).srem(
                 self._key("nodes"), self.node
-            ).execute()
+            ).hdel(self._key("metrics"), self.node).execute()
         except redis.RedisError as e:
             log.warning("could not remove node %s's presence: %s", self.node, e)
         self._redis.close()

@@ -53,6 +53,7 @@ class Runtime:
         self.directory: Directory = InProcessDirectory()
         self.server: Any = None  # the uvicorn server (``baida serve`` sets it; for handoffs)
         self.handoffs: Any = None  # a node's HandoffListener
+        self.node_metrics: Any = None  # a node's NodeMetrics: /metrics of every node
         self.store: Any = None
         self.db: StoreWriter | None = None
         self.hall: Hall | None = None
@@ -102,6 +103,7 @@ class Runtime:
         if s.node is not None:
             self.directory.on_message(s.node.name, self.hall.on_message)
             self.handoffs.start()
+            self.node_metrics.start()
         tune_gc()
         stall_ms = os.environ.get("BAIDA_STALL_MS")
         if stall_ms and stall_ms.isdigit():
@@ -113,6 +115,7 @@ class Runtime:
     def _join_nodes(self) -> None:
         """One node of several: the shared directory, and a socket for handed connections."""
         from .handoff import HandoffListener
+        from .node_metrics import NodeMetrics
         from .redis_directory import RedisDirectory
         from .ws_protocol import adopt
 
@@ -121,6 +124,7 @@ class Runtime:
         self.directory = RedisDirectory(role.redis_url, role.name, prefix=role.prefix)
         self.handoffs = HandoffListener(role.folder, role.name,
                                         lambda conn, data: adopt(self.server, conn, data))
+        self.node_metrics = NodeMetrics(role.name, self.metrics.render, self.directory)
 
     def owner_elsewhere(self, table_id: int) -> str | None:
         """The node that owns ``table_id`` if it is another node (None: here, or nobody)."""
@@ -133,6 +137,8 @@ class Runtime:
     async def stop(self) -> None:
         if self.handoffs is not None:
             self.handoffs.close()
+        if self.node_metrics is not None:
+            self.node_metrics.stop()
         if self.watchdog is not None:
             self.watchdog.stop()
         if self.hall is not None:

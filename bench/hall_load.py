@@ -22,7 +22,7 @@ by side and splits the tables (and the client processes) between them: what hall
 each own their tables' sockets would carry, less the cost of routing a socket to its node.
 ``--nodes N`` starts one hall of N nodes (``baida serve --nodes N``, Redis at ``--redis``):
 the real thing, sockets handed to their tables' nodes; the hall's own latency histogram is
-then one node's, so it is not reported.
+then the sum of the nodes' (another node's as of its last publication, at most 5 s old).
 
     python -m bench.hall_load --tables 100 400 800 1200 1600
     python -m bench.hall_load --unpaced --tables 100
@@ -420,7 +420,8 @@ def worker(base: str, tables: int, args: dict[str, Any], conn: Any) -> None:
 
 
 def latency_buckets(base: str) -> dict[float, float]:
-    """The hall's own action-latency histogram (``/metrics``): cumulative count per bucket."""
+    """The hall's own action-latency histogram (``/metrics``): cumulative count per bucket,
+    summed over the nodes of a hall of several (each labelled with its ``node``)."""
     import urllib.request
 
     text = urllib.request.urlopen(f"{base}/metrics", timeout=30).read().decode()
@@ -428,7 +429,8 @@ def latency_buckets(base: str) -> dict[float, float]:
     for line in text.splitlines():
         if line.startswith("baida_action_latency_seconds_bucket{"):
             le = line.split('le="', 1)[1].split('"', 1)[0]
-            out[float("inf") if le == "+Inf" else float(le)] = float(line.rsplit(" ", 1)[1])
+            bound = float("inf") if le == "+Inf" else float(le)
+            out[bound] = out.get(bound, 0.0) + float(line.rsplit(" ", 1)[1])
     return out
 
 
@@ -541,10 +543,8 @@ def run_level(tables: int, args: argparse.Namespace) -> dict[str, Any]:
         "pace": round(ideal / actual, 3) if actual else None,
         # inside the hall: an action's arrival to its messages queued (durable first), as
         # the upper bounds of the histogram's buckets
-        "hall_latency_p50_ms_le": None if nodes > 1 else bucket_percentile(
-            hist_before, hist_after, 0.5),
-        "hall_latency_p99_ms_le": None if nodes > 1 else bucket_percentile(
-            hist_before, hist_after, 0.99),
+        "hall_latency_p50_ms_le": bucket_percentile(hist_before, hist_after, 0.5),
+        "hall_latency_p99_ms_le": bucket_percentile(hist_before, hist_after, 0.99),
         "actions_per_s": round(sum(p["actions"] for p in parts) / seconds, 1),
         "server_cpu_us_per_action": round(sum(c1 - c0 for c0, c1 in zip(cpu0, cpu1, strict=True))
                                           * 1e6 / actions),

@@ -67,10 +67,15 @@ def test_register_sign_in_create_a_table_take_a_seat_and_see_the_silver_history(
     other.goto(web.hall.base + "/")
     other.wait_for_selector("body[data-ready='1']")
     other.locator("[data-act='guest']").click()
-    row = other.locator(f".table-row[data-table='{table_id}']")
-    row.wait_for()
-    assert "1/4 人" in row.inner_text() and name in row.inner_text()
-    assert {"不吃", "抓铳", "银子", "底 2"} <= set(row.locator(".badge").all_inner_texts())
+    # read in one go: the lobby may render its list again between two reads of the row
+    row = other.wait_for_function(
+        """id => {
+            const row = document.querySelector(`.table-row[data-table='${id}']`);
+            return row && {text: row.innerText,
+                           badges: [...row.querySelectorAll('.badge')].map(b => b.innerText)};
+        }""", arg=table_id).json_value()
+    assert "1/4 人" in row["text"] and name in row["text"]
+    assert {"不吃", "抓铳", "银子", "底 2"} <= set(row["badges"])
     # the 银子 history: the starting grant
     page.goto(web.hall.base + "/#/me")
     page.wait_for_selector(".me-page .balance-big")

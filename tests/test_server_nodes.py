@@ -50,6 +50,7 @@ def test_the_table_of_a_socket_request() -> None:
     for path in (b"/ws/tables/", b"/ws/tables/4x", b"/ws/tables/-1", b"/api/tables/4",
                  b"/ws/tables/" + b"9" * 12):
         assert requested_table(request(path)) == -1, path
+    assert requested_table(request("/ws/tables/1²".encode("latin-1"))) == -1
     assert requested_table(b"garbage") == -1
     assert requested_table(b"") == -1
 

@@ -281,20 +281,25 @@ class Hall:
         """The public tables as the lobby lists them (private ones are reached by code)."""
         return self.directory.lobby()
 
-    def _table_changed(self, actor: TableActor) -> None:
-        """A table changed: its lobby entry follows (public tables only), and the start and
-        end of its hands are logged."""
-        summary = actor.table_json()
+    def _table_changed(self, actor: TableActor, summary: dict[str, Any] | None = None) -> None:
+        """A table changed (``summary``: its ``table_json``, when the table has made it): its
+        lobby entry and description follow, and the start and end of its hands are logged."""
+        self._publish(actor, summary)
+        self._log_hands(actor)
+        driver = actor.driver
+        if driver is not None and driver.on_mode is None:
+            driver.on_mode = functools.partial(self._seat_mode, actor)
+
+    def _publish(self, actor: TableActor, summary: dict[str, Any] | None = None) -> None:
+        """The table's lobby entry (public tables only) and its description follow it."""
+        if summary is None:
+            summary = actor.table_json()
         if actor.config.private or actor.status == CLOSED:
             self.directory.unlist_table(actor.id)
         else:
             self.directory.list_table(actor.id, summary)
         if actor.status != CLOSED:
             self.directory.describe_table(actor.id, summary)
-        self._log_hands(actor)
-        driver = actor.driver
-        if driver is not None and driver.on_mode is None:
-            driver.on_mode = functools.partial(self._seat_mode, actor)
 
     def _log_hands(self, actor: TableActor) -> None:
         hand = actor.hand.id if actor.hand is not None else None
@@ -323,8 +328,8 @@ class Hall:
 
     def _seat_mode(self, actor: TableActor, seat: int, mode: Any, reason: str | None) -> None:
         """A seat changed hands (the driver's hook): 托管 and bots taking seats are logged."""
-        if not actor.config.private and actor.status != CLOSED:  # the lobby shows modes too
-            self.directory.list_table(actor.id, actor.table_json())
+        if actor.status != CLOSED:  # the lobby shows modes too
+            self._publish(actor)
         value = getattr(mode, "value", mode)
         if value == "player":
             return

@@ -119,7 +119,7 @@ class TableActor:
         bots: BotPool,
         metrics: Metrics,
         directory: Directory,
-        on_change: Callable[[TableActor], None] | None = None,
+        on_change: Callable[[TableActor, dict[str, Any]], None] | None = None,
     ) -> None:
         self.info = info
         self.config = info.config
@@ -940,11 +940,12 @@ class TableActor:
 
     def _changed(self) -> None:
         """Tell everyone at the table (and the lobby) what the table looks like now."""
-        message = {"type": "table", "table": self.table_json()}
+        summary = self.table_json()
+        text = P.encode({"type": "table", "table": summary})  # the same for every seat
         for conn in self._connections():
-            conn.send(message)
+            conn.send_text(text)
         if self.on_change is not None:
-            self.on_change(self)
+            self.on_change(self, summary)
 
     def _welcome(self, conn: Connection) -> dict[str, Any]:
         return {

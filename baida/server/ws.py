@@ -161,6 +161,12 @@ class TableSession:
                 self.actor.disconnect(conn)
 
 
+def table_id(path: str) -> int:
+    """The table of a ``/ws/tables/{id}`` path (-1: not a table's)."""
+    tail = path[len(PREFIX):] if path.startswith(PREFIX) else ""
+    return int(tail) if tail.isascii() and tail.isdigit() and len(tail) < 12 else -1
+
+
 async def _check(path: str, headers: dict[str, str], runtime: Runtime) -> Any:
     """(user, table actor) for a connection the hall takes, else why not."""
     if not runtime.origin_ok(headers.get("origin"), headers.get("host")):
@@ -169,10 +175,8 @@ async def _check(path: str, headers: dict[str, str], runtime: Runtime) -> Any:
     found: tuple[User, Any] | None = await runtime.user_of(cookies.get(COOKIE))
     if found is None:
         return _Turned("unauthorized", "sign in first (or play as a guest)", 4401)
-    tail = path[len(PREFIX):]
-    table_id = int(tail) if tail.isdigit() and len(tail) < 12 else -1
     assert runtime.hall is not None
-    actor = runtime.hall.get(table_id)
+    actor = runtime.hall.get(table_id(path))
     # a private table is the host's, its room code's and its seated people's: to anyone
     # else it does not exist (ids are consecutive; the answer must not tell them apart)
     if actor is None or not runtime.hall.may_open(actor, found[0]):

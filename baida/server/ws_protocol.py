@@ -23,7 +23,7 @@ from websockets.http11 import Request
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
-from .ws import PREFIX, TableSession
+from .ws import PREFIX, TableSession, table_id
 
 log = logging.getLogger(__name__)
 
@@ -279,9 +279,7 @@ def requested_table(request: bytes) -> int:
     parts = line.split(b" ")
     if len(parts) != 3:
         return -1
-    path = parts[1].partition(b"?")[0]
-    tail = path[len(PREFIX):] if path.startswith(PREFIX.encode()) else b""
-    return int(tail) if tail.isdigit() and len(tail) < 12 else -1
+    return table_id(parts[1].partition(b"?")[0].decode("latin-1"))
 
 
 def adopt(server: Any, conn: Any, request: bytes) -> None:

@@ -5,7 +5,15 @@ a change can be measured against them in the arena
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from baida.bots.expert import ExpertBot
+from baida.bots.features import Seen
+from baida.bots.planner import Planner
+from baida.bots.policy import action_type
+from baida.bots.simulation import race_hazard, simulate_offense
+from baida.bots.strong import StrongBot
 
 
 class EarlierWenlingExpert(ExpertBot):
@@ -23,3 +31,73 @@ class ScaledJiaxingExpert(ExpertBot):
 
     name = "expert-scale-3"
     jiaxing_own_scale = 3.0
+
+
+class SimulatingExpert(ExpertBot):
+    """A candidate: the top discards' chances from 64 simulated futures (simulation.py)."""
+
+    name = "expert-simulating"
+    rollouts = 64
+
+
+class SimulatingStrong(StrongBot):
+    """A probe: ``strong`` with its four most promising discards' chances from simulated
+    futures (64 in Jiaxing, 32 in Wenling) instead of the second ply."""
+
+    name = "strong-simulating"
+    rollouts = {"jiaxing": 64, "wenling": 32}
+    simulate_top = 4
+
+    def _hazard(self, seen: Seen, draws: int) -> float:
+        return 0.0
+
+    def _refine_offense(
+        self, seen: Seen, planner: Planner, plans: dict, offense: dict[int, float], draws: int
+    ) -> None:
+        simulate_offense(
+            seen, plans, offense, list(offense), draws, self.rng, self.rollouts[seen.ruleset],
+            self.simulate_top, hazard=self._hazard(seen, draws),
+        )
+
+
+class RacingStrong(SimulatingStrong):
+    """A probe: ``SimulatingStrong`` with each simulated finish discounted by the chance
+    that an opponent finished first (``simulation.race_hazard``)."""
+
+    name = "strong-racing"
+
+    def _hazard(self, seen: Seen, draws: int) -> float:
+        return race_hazard(seen, draws)
+
+
+class ExpertSantan:
+    """Mixin: 坚持/放弃 (三摊) decided by ``expert``, everything else by the class it precedes."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed=seed)  # type: ignore[call-arg]
+        self.judge = ExpertBot(seed=seed)
+
+    def choose(self, view: Any, legal_actions: Sequence[Any]) -> Any:
+        if any(action_type(a) == "continue" for a in legal_actions):
+            return self.judge.choose(view, legal_actions)
+        return super().choose(view, legal_actions)  # type: ignore[misc]
+
+
+class SimulatingStrongSantan(ExpertSantan, SimulatingStrong):
+    """A candidate: ``SimulatingStrong``, with ``expert``'s 坚持/放弃."""
+
+    name = "strong-simulating-santan"
+
+
+class RacingStrongSantan(ExpertSantan, RacingStrong):
+    """A candidate: ``RacingStrong``, with ``expert``'s 坚持/放弃."""
+
+    name = "strong-racing-santan"
+
+
+class SimulatingPairsOnlyExpert(ExpertBot):
+    """A candidate: simulated chances, and only third claims (承包 pairs) weighed as feeds."""
+
+    name = "expert-simulating-pairs"
+    rollouts = 64
+    feed_ordinary = False

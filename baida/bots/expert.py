@@ -35,6 +35,7 @@ from .features import Seen, read_view, view_dict
 from .opponents import OpponentRead, chi_chance, pon_chance, read_opponents, win_chance_table
 from .planner import Planner, combined_ev
 from .policy import action_tile, action_type
+from .simulation import simulate_offense
 from .strong import StrongBot, _efficiency_key
 
 RACE_WEIGHT = 0.75  # how much the opponents' win chances cut this seat's own chance
@@ -150,6 +151,13 @@ class ExpertBot(StrongBot):
     # ready or in the 生牌阶段 (the earlier rule, measured worse: BENCHMARKS.md)
     wenling_liable_slack = True
     jiaxing_own_scale = JIAXING_OWN_SCALE
+    rollouts = 0  # > 0: the top discards' chances from simulated futures (simulation.py)
+    feed_ordinary = True  # False: only a claim that makes a 承包 pair is weighed as a feed
+    simulate_top = 4  # how many discards (by the planner's estimate) are simulated
+    simulated_plans = 2  # ... and how many of each one's targets
+    # a simulated chance is a probability, divided by this to be read like the planner's:
+    # in Jiaxing ``own`` multiplies the planner's chances by ``jiaxing_own_scale``
+    simulated_per_planned = {"jiaxing": JIAXING_OWN_SCALE, "wenling": 1.0}
 
     def __init__(self, seed: int | None = None, budget_ms: float = DEFAULT_BUDGET_MS) -> None:
         super().__init__(seed=seed)
@@ -191,9 +199,10 @@ class ExpertBot(StrongBot):
             out += [
                 ActionValue(a, 0.0, {"own": 0.0, "loss": 0.0}) for a in by_type.get("give_up", [])
             ]
-        if "discard" in by_type:
-            out += self._discards(table, by_type["discard"])
         kongs = by_type.get("akong", []) + by_type.get("bukong", [])
+        if "discard" in by_type:
+            # a kong is valued by the planner alone: so are the discards it competes with
+            out += self._discards(table, by_type["discard"], simulate=not kongs)
         if kongs:
             out += self._kongs(table, kongs)
         claims = [self._claim(a, seen) for t in ("pon", "mkong", "chi") for a in by_type.get(t, [])]
@@ -218,7 +227,9 @@ class ExpertBot(StrongBot):
         return table
 
     # -- discards ----------------------------------------------------------------------------
-    def _discards(self, table: Table, discards: list[Any]) -> list[ActionValue]:
+    def _discards(
+        self, table: Table, discards: list[Any], simulate: bool = True
+    ) -> list[ActionValue]:
         seen, planner, draws = table.seen, table.planner, table.draws
         counts = seen.counts
         by_kind: dict[int, Any] = {}
@@ -231,7 +242,7 @@ class ExpertBot(StrongBot):
         if dist:
             d_min = min(dist.values())
             allowed = self._allowed(table, dist, d_min)
-            self._refine(table, plans, offense, allowed)
+            self._refine(table, plans, offense, allowed, simulate)
         else:
             allowed = []
         loss = table.baseline_loss()
@@ -284,8 +295,15 @@ class ExpertBot(StrongBot):
         return (seen.sheng_phase and kind not in seen.discarded_kinds
                 and not self._exempt(seen, kind))
 
-    def _refine(self, table: Table, plans: dict, offense: dict[int, float], allowed: list) -> None:
-        """The second ply for the most promising discards (``strong``'s refinement)."""
+    def _refine(
+        self, table: Table, plans: dict, offense: dict[int, float], allowed: list,
+        simulate: bool = True,
+    ) -> None:
+        """The second ply for the most promising discards (``strong``'s refinement), or
+        their simulated chances when ``rollouts`` is set."""
+        if simulate and self.rollouts > 0 and table.draws > 0:
+            self._simulate(table, plans, offense, allowed)
+            return
         seen, planner, draws = table.seen, table.planner, table.draws
         counts = seen.counts
         ranked = sorted(allowed, key=lambda k: -offense[k])
@@ -309,6 +327,17 @@ class ExpertBot(StrongBot):
             if k not in ranked[: self.refine_top]:
                 offense[k] *= scale * 0.98
 
+    def _simulate(
+        self, table: Table, plans: dict, offense: dict[int, float], allowed: list
+    ) -> None:
+        """The most promising discards' chances from simulated futures (``simulation``)."""
+        seen = table.seen
+        simulate_offense(
+            seen, plans, offense, allowed, table.draws, self.rng, self.rollouts,
+            self.simulate_top, self.simulated_plans,
+            self.simulated_per_planned.get(seen.ruleset, 1.0),
+        )
+
     def _wild_discard_own(self, table: Table) -> float:
         seen = table.seen
         if seen.ruleset == "wenling":
@@ -327,6 +356,8 @@ class ExpertBot(StrongBot):
             now, after = table.step(opp)
             pay = table.multiplier(opp.seat, table.me)
             if not self._makes_pair(seen, opp.seat, table.me):
+                if not self.feed_ordinary:
+                    continue
                 # an ordinary claim: a measured step in their chance, at their hand's worth;
                 # counted only where a one-suit run of claims shows the tile completes it
                 loss = (after - now) * opp.value * pay if opp.fits(kind) else 0.0

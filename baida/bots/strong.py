@@ -57,22 +57,7 @@ class StrongBot(HeuristicBot):
         widen = defend or self.widen_for_value
         allowed = [k for k in plans if dist[k] == d_min or (widen and dist[k] == d_min + 1)]
         offense = {k: combined_ev(plans[k]) for k in allowed}
-        ranked = sorted(offense, key=lambda k: -offense[k])
-        ratios = []
-        for k in ranked[: self.refine_top]:
-            counts[k] -= 1
-            refined = [
-                planner.refine(p, counts, seen.wilds, seen.melds, draws) for p in plans[k][:2]
-            ]
-            counts[k] += 1
-            before = offense[k]
-            offense[k] = combined_ev(refined + plans[k][2:])
-            if before > 0:
-                ratios.append(offense[k] / before)
-        # the second ply usually lowers an estimate; scale the unrefined ones alike
-        scale = min(1.0, min(ratios)) if ratios else 1.0
-        for k in ranked[self.refine_top :]:
-            offense[k] *= scale * 0.98
+        self._refine_offense(seen, planner, plans, offense, draws)
         scores = dict(offense)
         if seen.ruleset == "wenling":
             for k in scores:
@@ -89,6 +74,28 @@ class StrongBot(HeuristicBot):
             near,
             key=lambda k: (_efficiency_key(plans[k]), _santan_risk(seen, k), self.rng.random()),
         )
+
+    def _refine_offense(
+        self, seen: Seen, planner: Planner, plans: dict, offense: dict[int, float], draws: int
+    ) -> None:
+        """The second ply for the most promising discards (in place)."""
+        counts = seen.counts
+        ranked = sorted(offense, key=lambda k: -offense[k])
+        ratios = []
+        for k in ranked[: self.refine_top]:
+            counts[k] -= 1
+            refined = [
+                planner.refine(p, counts, seen.wilds, seen.melds, draws) for p in plans[k][:2]
+            ]
+            counts[k] += 1
+            before = offense[k]
+            offense[k] = combined_ev(refined + plans[k][2:])
+            if before > 0:
+                ratios.append(offense[k] / before)
+        # the second ply usually lowers an estimate; scale the unrefined ones alike
+        scale = min(1.0, min(ratios)) if ratios else 1.0
+        for k in ranked[self.refine_top :]:
+            offense[k] *= scale * 0.98
 
     def _threatened(self, seen: Seen) -> bool:
         """Wenling: whether defence may outweigh one step of speed."""

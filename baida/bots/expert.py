@@ -152,6 +152,8 @@ class ExpertBot(StrongBot):
     wenling_liable_slack = True
     jiaxing_own_scale = JIAXING_OWN_SCALE
     rollouts = 0  # > 0: the top discards' chances from simulated futures (simulation.py)
+    # the rulesets where the planner counts the claims that can bring a step, not only draws
+    planner_claims: frozenset[str] = frozenset()
     feed_ordinary = True  # False: only a claim that makes a 承包 pair is weighed as a feed
     simulate_top = 4  # how many discards (by the planner's estimate) are simulated
     simulated_plans = 2  # ... and how many of each one's targets
@@ -216,7 +218,7 @@ class ExpertBot(StrongBot):
     def _planner(self, seen: Seen) -> Planner:
         if seen.ruleset == "wenling" and self.wenling_speed:
             return Planner(seen, use_values=False, patterns_in_wenling=False)
-        return super()._planner(seen)
+        return Planner(seen, use_values=self.use_values, claims=seen.ruleset in self.planner_claims)
 
     def _table(self, seen: Seen, view: Mapping[str, Any]) -> Table:
         planner = self._planner(seen)

@@ -37,6 +37,11 @@ LATER_STAGE_FACTOR = 0.8  # acceptance of an improved hand relative to the curre
 TENPAI_ACCEPT = 6.0  # live tiles a typical ready hand waits on (without wilds)
 STEP_ACCEPT = 9.0  # ... and how many more each further step away from ready accepts
 RON_FACTOR = 2.2  # Wenling: own draw plus claimable discards per turn cycle, for the last tile
+# With ``claims``: an improving kind held as a pair may also be 碰'd from three discards per turn
+# cycle, one that completes a run 吃'd from the left seat's; later steps gain on average
+PON_WEIGHT = 1.5
+CHI_WEIGHT = 0.5
+LATER_CLAIMS = 1.3
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,10 +67,17 @@ class Planner:
     step_accept = STEP_ACCEPT
     ron_factor = RON_FACTOR
 
-    def __init__(self, seen: Seen, use_values: bool = True, patterns_in_wenling: bool = True):
+    def __init__(
+        self,
+        seen: Seen,
+        use_values: bool = True,
+        patterns_in_wenling: bool = True,
+        claims: bool = False,
+    ):
         self.seen = seen
         self.use_values = use_values
         self.patterns_in_wenling = patterns_in_wenling
+        self.claims = claims  # steps before the last may come from claimed discards too
         self.unseen = max(1, seen.unseen)
         if seen.ruleset == "jiaxing":
             self.jx = JiaxingContext(
@@ -114,7 +126,8 @@ class Planner:
     def stage_acceptance(self, remaining: int) -> float:
         """Typical live tiles that improve a hand ``remaining`` steps from complete (0 =
         tenpai): a ready hand waits on a few kinds, plus any live wild."""
-        return self.tenpai_accept + self.step_accept * remaining + self.seen.live_wilds
+        typical = self.tenpai_accept + self.step_accept * remaining + self.seen.live_wilds
+        return typical * LATER_CLAIMS if self.claims else typical
 
     def probability(self, dist: int, ukeire: int, draws: int, p_next: float | None = None) -> float:
         """Chance to finish from ``dist`` with ``ukeire`` live improving tiles in ``draws``.
@@ -161,13 +174,33 @@ class Planner:
         for d, t in dists:
             if d > best + slack:
                 continue
-            _, u, _ = acceptance(
+            _, u, kinds = acceptance(
                 counts, wilds, sets, t, self.seen.live, self.seen.live_wilds, base=d
             )
+            if self.claims and d > 0:  # a ready hand's last tile: the rule of the ruleset
+                u = round(u + self.claimable(counts, t, kinds))
             v = self.value(t, counts, wilds, melds)
             plans.append(Plan(t, d, u, v, self.probability(d, u, draws)))
         plans.sort(key=lambda p: -p.ev)
         return plans
+
+    def claimable(self, counts: Sequence[int], target: Target, kinds: Sequence[int]) -> float:
+        """The extra acceptance that claims bring to the improving ``kinds``: each live copy
+        weighs ``PON_WEIGHT`` more when the hand holds a pair of it, ``CHI_WEIGHT`` more when
+        it completes a run with two held tiles (where 吃 is allowed and the target has runs)."""
+        live = self.seen.live
+        chis = (
+            bool(self.seen.options.get("allow_chi", True))
+            and not target.triplets
+            and target.kind != "duiduihe"
+        )
+        extra = 0.0
+        for k in kinds:
+            weight = PON_WEIGHT if counts[k] >= 2 else 0.0
+            if chis and _runs_with(counts, k):
+                weight += CHI_WEIGHT
+            extra += live[k] * weight
+        return extra
 
     def refine(
         self, plan: Plan, counts: list[int], wilds: int, melds: Sequence[Meld], draws: int
@@ -213,3 +246,14 @@ def combined_ev(plans: Sequence[Plan]) -> float:
 def _seat_flowers(seat_wind: int) -> tuple[int, int]:
     index = seat_wind - 27
     return (34 + index, 38 + index)
+
+
+def _runs_with(counts: Sequence[int], k: int) -> bool:
+    """Whether the hand holds two tiles that make a run with kind ``k``."""
+    if k >= 27:
+        return False
+    pos, base = k % 9, k - k % 9
+    for a, b in ((pos - 2, pos - 1), (pos - 1, pos + 1), (pos + 1, pos + 2)):
+        if 0 <= a and b <= 8 and counts[base + a] and counts[base + b]:
+            return True
+    return False

@@ -83,6 +83,12 @@ class ExpertSantan:
         return super().choose(view, legal_actions)  # type: ignore[misc]
 
 
+class StrongSantan(ExpertSantan, StrongBot):
+    """A probe: ``strong``, with ``expert``'s 坚持/放弃 (what the 三摊 judgement alone is worth)."""
+
+    name = "strong-santan"
+
+
 class SimulatingStrongSantan(ExpertSantan, SimulatingStrong):
     """A candidate: ``SimulatingStrong``, with ``expert``'s 坚持/放弃."""
 
@@ -101,3 +107,10 @@ class SimulatingPairsOnlyExpert(ExpertBot):
     name = "expert-simulating-pairs"
     rollouts = 64
     feed_ordinary = False
+
+
+class ClaimAwareExpert(ExpertBot):
+    """A candidate: ``expert`` whose planner counts claims (``Planner(claims=True)``)."""
+
+    name = "expert-claim-aware"
+    planner_claims = frozenset({"jiaxing", "wenling"})

@@ -114,3 +114,10 @@ class ClaimAwareExpert(ExpertBot):
 
     name = "expert-claim-aware"
     planner_claims = frozenset({"jiaxing", "wenling"})
+
+
+class StrongPlayExpert(ExpertBot):
+    """``expert`` with ``jiaxing_strong_play``: in Jiaxing it plays as ``StrongSantan`` does."""
+
+    name = "expert-strong-play"
+    jiaxing_strong_play = True

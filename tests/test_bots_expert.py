@@ -14,7 +14,7 @@ from baida.bots.policy import make_bot
 from baida.bots.tuoguan import TUOGUAN_BUDGET_MS, TuoguanBot
 from baida.engine import Action, Round
 from baida.tiles import parse_tile
-from bench.variants import EarlierWenlingExpert
+from bench.variants import EarlierWenlingExpert, StrongSantan
 
 
 def _play(ruleset: str, seed: int, bot_seed: int) -> list[dict[str, Any]]:
@@ -175,3 +175,46 @@ def test_wenling_slows_down_only_to_avoid_paying_for_all_three() -> None:
     assert bot._allowed(table, {three: 1, seven: 2, nine_m: 3}, 1) == [three, seven]
     old = EarlierWenlingExpert(seed=0)
     assert old._allowed(table, {seven: 1, three: 2}, 1) == [seven, three]
+
+
+def _strong_play(seed: int, budget_ms: float = 100.0) -> ExpertBot:
+    bot = ExpertBot(seed=seed, budget_ms=budget_ms)
+    bot.jiaxing_strong_play = True
+    return bot
+
+
+def test_jiaxing_strong_play_is_strong_with_the_santan_judgement() -> None:
+    """``jiaxing_strong_play``: the same hand, action for action, as ``strong`` seats whose
+    坚持/放弃 an ``expert`` decides (``bench.variants.StrongSantan``)."""
+    for seed in (5, 90003):
+        rounds = []
+        for make in (_strong_play, StrongSantan):
+            rnd = Round.from_seed("jiaxing", engine_seed(seed))
+            bots = [make(seed=10 + s) for s in range(4)]
+            while not rnd.ended:
+                seat = rnd.to_act[0]
+                rnd.apply(bots[seat].choose(rnd.view(seat), rnd.legal_actions(seat)))
+            rounds.append([a.to_json() for a in rnd.actions])
+        assert rounds[0] == rounds[1]
+
+
+@pytest.mark.parametrize("seed", [2, 90003])
+def test_jiaxing_strong_play_evaluates_what_it_plays(seed: int) -> None:
+    """What ``evaluate`` (and so ``baida review``) reports agrees with ``choose``: the action
+    played is one the bot may play, and no eligible action is worth clearly more."""
+    rnd = Round.from_seed("jiaxing", engine_seed(seed))
+    bots = [_strong_play(seed=s) for s in range(4)]
+    checked = 0
+    while not rnd.ended:
+        seat = rnd.to_act[0]
+        view, legal = rnd.view(seat), rnd.legal_actions(seat)
+        action = bots[seat].choose(view, legal)
+        if len(legal) > 1 and not any(a.type in ("win", "lazi", "continue") for a in legal):
+            scored = bots[seat].evaluate(view, legal)
+            chosen = next(s for s in scored if s.action == action)
+            best = max((s for s in scored if s.eligible), key=lambda s: s.value)
+            assert chosen.eligible
+            assert chosen.value >= best.value - 0.01 * abs(best.value) - 1e-9
+            checked += 1
+        rnd.apply(action)
+    assert checked > 20

@@ -23,6 +23,7 @@ function of the view, the legal actions and the seed.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,7 +37,8 @@ from .opponents import OpponentRead, chi_chance, pon_chance, read_opponents, win
 from .planner import Planner, combined_ev
 from .policy import action_tile, action_type
 from .simulation import simulate_offense
-from .strong import StrongBot, _efficiency_key
+from .strong import CLAIM_MARGIN as STRONG_CLAIM_MARGIN
+from .strong import REFINE_TOP, StrongBot, _efficiency_key
 
 RACE_WEIGHT = 0.75  # how much the opponents' win chances cut this seat's own chance
 RACE_FLOOR = 0.15
@@ -152,6 +154,9 @@ class ExpertBot(StrongBot):
     wenling_liable_slack = True
     jiaxing_own_scale = JIAXING_OWN_SCALE
     rollouts = 0  # > 0: the top discards' chances from simulated futures (simulation.py)
+    # Jiaxing: discards, claims and kongs played as ``strong`` plays them (its scores, shown
+    # by ``evaluate``); 坚持/放弃 by this bot's value
+    jiaxing_strong_play = False
     # the rulesets where the planner counts the claims that can bring a step, not only draws
     planner_claims: frozenset[str] = frozenset()
     feed_ordinary = True  # False: only a claim that makes a 承包 pair is weighed as a feed
@@ -167,6 +172,10 @@ class ExpertBot(StrongBot):
             raise ValueError(f"budget_ms must be positive, got {budget_ms!r}")
         self.budget_ms = float(budget_ms)
         self.refine_top = 4 if budget_ms >= 50 else 2 if budget_ms >= 10 else 0
+        self.santan_rng = random.Random(seed)  # the 三摊 ties, apart from the play's
+
+    def _second_ply_breadth(self) -> int:
+        return min(REFINE_TOP, self.refine_top)  # ``strong``'s breadth at the full budget
 
     # -- the protocol ------------------------------------------------------------------------
     def choose(self, view: Any, legal_actions: Sequence[Any]) -> Any:
@@ -178,6 +187,9 @@ class ExpertBot(StrongBot):
             for a in legal_actions:
                 if action_type(a) == decisive:
                     return a
+        santan = any(action_type(a) == "continue" for a in legal_actions)
+        if self.jiaxing_strong_play and not santan and _ruleset(view) == "jiaxing":
+            return StrongBot.choose(self, view, legal_actions)
         scored = self.evaluate(view, legal_actions)
         scored = [s for s in scored if s.eligible] or scored
         best = max(scored, key=lambda s: s.value)
@@ -185,7 +197,8 @@ class ExpertBot(StrongBot):
         # nearest, then the most live tiles), then the seed
         tolerance = NEAR_EQUAL * abs(best.parts.get("own", 0.0)) + 1e-9
         near = [s for s in scored if s.value >= best.value - tolerance]
-        return min(near, key=lambda s: (s.rank, self.rng.random())).action
+        rng = self.santan_rng if santan and self.jiaxing_strong_play else self.rng
+        return min(near, key=lambda s: (s.rank, rng.random())).action
 
     def evaluate(self, view: Any, legal_actions: Sequence[Any]) -> list[ActionValue]:
         """Every legal action with its value; ``choose`` plays the best eligible one."""
@@ -195,6 +208,8 @@ class ExpertBot(StrongBot):
         by_type: dict[str, list[Any]] = {}
         for a in legal_actions:
             by_type.setdefault(action_type(a), []).append(a)
+        if self.jiaxing_strong_play and seen.ruleset == "jiaxing" and "continue" not in by_type:
+            return self._as_strong(table, by_type)
         out: list[ActionValue] = []
         if "continue" in by_type or "give_up" in by_type:
             out += [self._santan(table, a) for a in by_type.get("continue", [])]
@@ -210,6 +225,42 @@ class ExpertBot(StrongBot):
         claims = [self._claim(a, seen) for t in ("pon", "mkong", "chi") for a in by_type.get(t, [])]
         if claims or "pass" in by_type:
             out += self._claims(table, claims, by_type.get("pass", []))
+        for a in by_type.get("win", []) + by_type.get("lazi", []):
+            out.append(self._win(table, a))
+        return out
+
+    def _as_strong(self, table: Table, by_type: dict[str, list[Any]]) -> list[ActionValue]:
+        """``jiaxing_strong_play``: ``strong``'s scores of the actions, in expected points
+        (times what the others pay), eligible exactly where ``strong`` may play them."""
+        seen = table.seen
+        payers = table.gain_multiplier()
+        out: list[ActionValue] = []
+        kongs = by_type.get("akong", []) + by_type.get("bukong", [])
+        rated_kongs = self.kong_points(seen, kongs) if kongs else []
+        declares = any(ok for _, _, ok in rated_kongs)  # then ``strong`` declares, no discard
+        for a, points, ok in rated_kongs:
+            out.append(ActionValue(a, points * payers, {"own": points * payers}, eligible=ok))
+        by_kind: dict[int, Any] = {}
+        for a in by_type.get("discard", []):
+            by_kind.setdefault(action_tile(a), a)
+        naturals = sorted(k for k in by_kind if k < 34 and k not in seen.wild_faces)
+        scores, plans = self.discard_scores(seen, naturals) if naturals else ({}, {})
+        for k, a in by_kind.items():
+            value = scores.get(k, 0.0) * payers
+            eligible = not declares and (k in scores or not scores)
+            rank = self.discard_rank(seen, plans, k) if k in scores else ()
+            out.append(ActionValue(a, value, {"own": value}, eligible=eligible, rank=rank))
+        claims = [self._claim(a, seen) for t in ("pon", "mkong", "chi") for a in by_type.get(t, [])]
+        if claims or "pass" in by_type:
+            base, rated = self.claim_points(seen, claims)
+            out += [
+                ActionValue(a, base * payers, {"own": base * payers}, rank=(0,))
+                for a in by_type.get("pass", [])
+            ]
+            margin = STRONG_CLAIM_MARGIN * abs(base) * payers
+            for c, points, ok in rated:
+                own = points * payers
+                out.append(ActionValue(c.action, own - margin, {"own": own}, ok, rank=(1,)))
         for a in by_type.get("win", []) + by_type.get("lazi", []):
             out.append(self._win(table, a))
         return out
@@ -523,6 +574,10 @@ def race_first(chances: Sequence[float], draws: int) -> list[float]:
         return [0.0] * len(chances)
     anyone = 1 - (1 - min(total, 1.0)) ** draws
     return [h / total * anyone for h in hazards]
+
+
+def _ruleset(view: Any) -> str:
+    return str(view_dict(view).get("ruleset", ""))
 
 
 def _floor_value(seen: Seen) -> float:

@@ -30,6 +30,7 @@ REPLACED_ANYWAY = 0.45  # chance an opponent who is dealt in would have won anyw
 SANTAN_WIN_GAIN = 5.0  # shares received when a continuing non-承包方 wins (2 + 2 + 1)
 SANTAN_LOSS = 2.0  # shares paid when a 承包方 wins
 NONWINNER_WEIGHT = 1.5  # Wenling: two other non-winners × the chance (~3/4) someone else wins
+CLAIM_MARGIN = 0.05  # a claim shows the hand: made only when it beats passing by this much
 
 
 class StrongBot(HeuristicBot):
@@ -44,13 +45,32 @@ class StrongBot(HeuristicBot):
 
     # -- discards ----------------------------------------------------------------------------
     def pick_discard(self, seen: Seen, candidates: list[int]) -> int:
+        scores, plans = self.discard_scores(seen, candidates)
+        if not scores:
+            return candidates[0]
+        best = max(scores.values())
+        near = [k for k in scores if scores[k] >= best - abs(best) * 0.01 - 1e-12]
+        # among near-equal choices: the nearest shape, then the most live tiles
+        # then the tile least likely to hand an opponent its third claim on us (三摊)
+        return min(near, key=lambda k: (*self.discard_rank(seen, plans, k), self.rng.random()))
+
+    @staticmethod
+    def discard_rank(seen: Seen, plans: dict, kind: int) -> tuple[int, int, int]:
+        """How near-equal discards are ordered (lowest first)."""
+        return (*_efficiency_key(plans[kind]), _santan_risk(seen, kind))
+
+    def discard_scores(
+        self, seen: Seen, candidates: list[int]
+    ) -> tuple[dict[int, float], dict[int, list[Plan]]]:
+        """The score of every discard the bot weighs (the others are left out), and the
+        plans of every candidate."""
         planner = self._planner(seen)
         draws = planner.draws_left()
         counts = seen.counts
         plans = planner.discard_plans(counts, seen.wilds, seen.melds, candidates, draws)
         dist = {k: min((p.distance for p in ps), default=99) for k, ps in plans.items()}
         if not dist:
-            return candidates[0]
+            return {}, plans
         d_min = min(dist.values())
         # speed first: only discards that keep the nearest shape, unless defence asks more
         defend = seen.ruleset == "wenling" and self._threatened(seen)
@@ -66,14 +86,7 @@ class StrongBot(HeuristicBot):
                 counts[k] += 1
                 own = 3 * offense[k]
                 scores[k] = own + settle - self._danger_cost(seen, k, own)
-        best = max(scores.values())
-        near = [k for k in scores if scores[k] >= best - abs(best) * 0.01 - 1e-12]
-        # among near-equal choices: the nearest shape, then the most live tiles
-        # then the tile least likely to hand an opponent its third claim on us (三摊)
-        return min(
-            near,
-            key=lambda k: (_efficiency_key(plans[k]), _santan_risk(seen, k), self.rng.random()),
-        )
+        return scores, plans
 
     def _refine_offense(
         self, seen: Seen, planner: Planner, plans: dict, offense: dict[int, float], draws: int
@@ -82,7 +95,8 @@ class StrongBot(HeuristicBot):
         counts = seen.counts
         ranked = sorted(offense, key=lambda k: -offense[k])
         ratios = []
-        for k in ranked[: self.refine_top]:
+        breadth = self._second_ply_breadth()
+        for k in ranked[:breadth]:
             counts[k] -= 1
             refined = [
                 planner.refine(p, counts, seen.wilds, seen.melds, draws) for p in plans[k][:2]
@@ -94,8 +108,12 @@ class StrongBot(HeuristicBot):
                 ratios.append(offense[k] / before)
         # the second ply usually lowers an estimate; scale the unrefined ones alike
         scale = min(1.0, min(ratios)) if ratios else 1.0
-        for k in ranked[self.refine_top :]:
+        for k in ranked[breadth:]:
             offense[k] *= scale * 0.98
+
+    def _second_ply_breadth(self) -> int:
+        """How many of the most promising discards get the second ply."""
+        return self.refine_top
 
     def _threatened(self, seen: Seen) -> bool:
         """Wenling: whether defence may outweigh one step of speed."""
@@ -176,13 +194,25 @@ class StrongBot(HeuristicBot):
         return NONWINNER_WEIGHT * wenling_nonwinner_total(counts, melds, planner.wl) / 10
 
     def pick_claim(self, seen: Seen, claims: list[Claim]) -> Claim | None:
+        base, rated = self.claim_points(seen, claims)
+        chosen: Claim | None = None
+        best = base + CLAIM_MARGIN * abs(base) + 1e-9
+        for c, points, allowed in rated:
+            if allowed and points > best:
+                best, chosen = points, c
+        return chosen
+
+    def claim_points(
+        self, seen: Seen, claims: list[Claim]
+    ) -> tuple[float, list[tuple[Claim, float, bool]]]:
+        """The points of passing, and of each claim with whether it may be made at all (not
+        when it slows the hand, or makes this seat a 承包方 far from ready)."""
         planner = self._planner(seen)
         draws = planner.draws_left()
         base_ev, base_dist = self._waiting_ev(planner, seen.counts, seen.wilds, seen.melds, draws)
         base = self._points(planner, base_ev, seen.counts, seen.melds)
         from_seat = seen.last_discard[0] if seen.last_discard else -1
-        chosen: Claim | None = None
-        best = base + 0.05 * abs(base) + 1e-9
+        rated: list[tuple[Claim, float, bool]] = []
         for c in claims:
             counts = list(seen.counts)
             for k in c.uses:
@@ -192,14 +222,10 @@ class StrongBot(HeuristicBot):
                 ev, dist = self._waiting_ev(planner, counts, seen.wilds, melds, draws + 1)
             else:
                 ev, dist = self._hand_ev(planner, counts, seen.wilds, melds, draws)
-            if self._forms_santan(seen, from_seat) and dist > 0:
-                continue  # becoming a 承包方 far from ready risks paying five shares
-            if dist > base_dist:
-                continue
-            points = self._points(planner, ev, counts, melds)
-            if points > best:
-                best, chosen = points, c
-        return chosen
+            # a 承包方 far from ready risks paying five shares
+            allowed = dist <= base_dist and not (self._forms_santan(seen, from_seat) and dist > 0)
+            rated.append((c, self._points(planner, ev, counts, melds), allowed))
+        return base, rated
 
     @staticmethod
     def _forms_santan(seen: Seen, from_seat: int) -> bool:
@@ -209,11 +235,20 @@ class StrongBot(HeuristicBot):
 
     # -- kongs -------------------------------------------------------------------------------
     def pick_kong(self, seen: Seen, kongs: list[Any]) -> Any | None:
+        best: tuple[float, Any] | None = None
+        for a, points, acceptable in self.kong_points(seen, kongs):
+            if acceptable and (best is None or points > best[0]):
+                best = (points, a)
+        return best[1] if best else None
+
+    def kong_points(self, seen: Seen, kongs: list[Any]) -> list[tuple[Any, float, bool]]:
+        """Each kong with its points and whether it is declared rather than discarding (it
+        keeps the hand as near and about as valuable)."""
         planner = self._planner(seen)
         draws = planner.draws_left()
         keep_ev, keep_dist = self._hand_ev(planner, seen.counts, seen.wilds, seen.melds, draws)
         keep = self._points(planner, keep_ev, seen.counts, seen.melds)
-        best: tuple[float, Any] | None = None
+        out = []
         for a in kongs:
             k = self.kong_kind(a)
             counts = list(seen.counts)
@@ -226,10 +261,8 @@ class StrongBot(HeuristicBot):
                 melds.append(Meld("bukong", (k,) * 4, None))
             ev, dist = self._waiting_ev(planner, counts, seen.wilds, melds, draws + 1)
             points = self._points(planner, ev, counts, melds)
-            if dist <= keep_dist and points >= keep - 0.05 * abs(keep):
-                if best is None or points > best[0]:
-                    best = (points, a)
-        return best[1] if best else None
+            out.append((a, points, dist <= keep_dist and points >= keep - 0.05 * abs(keep)))
+        return out
 
     # -- 三摊 ----------------------------------------------------------------------------------
     def pick_santan(self, seen: Seen) -> bool:

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..hand import Meld
+from .efficiency import RUN_PARTNERS
 
 
 @dataclass(slots=True)
@@ -71,16 +72,13 @@ def wait_weight(kind: int, opp: Opponent, visible: Sequence[int]) -> float:
     if kind >= 27:
         weight *= (0.15, 0.45, 0.85, 1.0, 1.0)[max(0, min(4, left))]
     else:
-        rank = kind % 9
-        base = kind - rank
         sides = 0.0
         shape_possible = 0.0
         # two-sided waits through (r+1, r+2) and (r-2, r-1); closed wait (r-1, r+1)
-        for a, b in ((rank + 1, rank + 2), (rank - 2, rank - 1), (rank - 1, rank + 1)):
-            if 0 <= a <= 8 and 0 <= b <= 8:
-                sides += 1
-                if visible[base + a] < 4 and visible[base + b] < 4:
-                    shape_possible += 1
+        for a, b in RUN_PARTNERS[kind]:
+            sides += 1
+            if visible[a] < 4 and visible[b] < 4:
+                shape_possible += 1
         seq_share = shape_possible / sides if sides else 0.0
         pair_share = (0.15, 0.45, 0.85, 1.0, 1.0)[max(0, min(4, left))]
         weight *= 0.7 * seq_share + 0.3 * pair_share

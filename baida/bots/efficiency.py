@@ -23,6 +23,18 @@ NUM = 34
 HONOUR_SLICE = slice(27, 34)
 
 
+def _run_partners(kind: int) -> tuple[tuple[int, int], ...]:
+    if kind >= 27:
+        return ()
+    rank, base = kind % 9, kind - kind % 9
+    pairs = ((rank - 2, rank - 1), (rank - 1, rank + 1), (rank + 1, rank + 2))
+    return tuple((base + a, base + b) for a, b in pairs if 0 <= a and b <= 8)
+
+
+# per kind, the pairs of kinds that make a run (顺子) with it, lowest first; none for honours
+RUN_PARTNERS: tuple[tuple[tuple[int, int], ...], ...] = tuple(_run_partners(k) for k in range(NUM))
+
+
 @dataclass(frozen=True, slots=True)
 class Target:
     """A finishing shape: ``kind`` in any/qingyise/hunyise/duiduihe/quanlaotou, ``suit`` 0-2

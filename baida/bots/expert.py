@@ -37,8 +37,7 @@ from .opponents import OpponentRead, chi_chance, pon_chance, read_opponents, win
 from .planner import Planner, combined_ev
 from .policy import action_tile, action_type
 from .simulation import simulate_offense
-from .strong import CLAIM_MARGIN as STRONG_CLAIM_MARGIN
-from .strong import REFINE_TOP, StrongBot, _efficiency_key
+from .strong import CLAIM_MARGIN, REFINE_TOP, StrongBot, _efficiency_key
 
 RACE_WEIGHT = 0.75  # how much the opponents' win chances cut this seat's own chance
 RACE_FLOOR = 0.15
@@ -57,7 +56,6 @@ CONTINUE_GUESS = 0.5  # chance another asked seat also chooses 坚持
 # the seat whose third claim made a 承包 pair went on to win 20 of those 34 hands.
 PAIR_CLAIMER_WIN = 0.59
 WENLING_TYPICAL_VALUE = 17.0  # T/10 of an average Wenling win (the arena's average 和 is ~170)
-CLAIM_MARGIN = 0.05
 MIN_REFINE_SCALE = 0.3  # the unrefined discards never lose more than this to the second ply
 NEAR_EQUAL = 0.01  # values this close (relative to the own part) count as equal
 DEFAULT_BUDGET_MS = 100.0
@@ -257,7 +255,7 @@ class ExpertBot(StrongBot):
                 ActionValue(a, base * payers, {"own": base * payers}, rank=(0,))
                 for a in by_type.get("pass", [])
             ]
-            margin = STRONG_CLAIM_MARGIN * abs(base) * payers
+            margin = CLAIM_MARGIN * abs(base) * payers
             for c, points, ok in rated:
                 own = points * payers
                 out.append(ActionValue(c.action, own - margin, {"own": own}, ok, rank=(1,)))

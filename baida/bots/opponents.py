@@ -20,6 +20,7 @@ from typing import Any
 
 from ..hand import Meld
 from ..tiles import EAST, parse_tile
+from .efficiency import RUN_PARTNERS
 from .features import Seen
 from .targets import DRAGONS, JIAXING_PATTERN_TAI, wenling_total
 
@@ -216,13 +217,9 @@ def chi_chance(seen: Seen, opp: OpponentRead, kind: int) -> float:
 
 
 def _chi_shape(seen: Seen, opp: OpponentRead, kind: int) -> float:
-    rank = kind % 9
-    base = kind - rank
     miss_all = 1.0
-    for a, b in ((rank - 2, rank - 1), (rank - 1, rank + 1), (rank + 1, rank + 2)):
-        if a < 0 or b > 8:
-            continue
-        pa = holds_at_least(seen.unseen, seen.live[base + a], opp.concealed, 1)
-        pb = holds_at_least(seen.unseen, seen.live[base + b], opp.concealed, 1)
+    for a, b in RUN_PARTNERS[kind]:
+        pa = holds_at_least(seen.unseen, seen.live[a], opp.concealed, 1)
+        pb = holds_at_least(seen.unseen, seen.live[b], opp.concealed, 1)
         miss_all *= 1 - pa * pb
     return 1 - miss_all

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from ..hand import Meld
 from .efficiency import (
+    RUN_PARTNERS,
     Target,
     acceptance,
     best_next_acceptance,
@@ -197,7 +198,7 @@ class Planner:
         extra = 0.0
         for k in kinds:
             weight = PON_WEIGHT if counts[k] >= 2 else 0.0
-            if chis and _runs_with(counts, k):
+            if chis and any(counts[a] and counts[b] for a, b in RUN_PARTNERS[k]):
                 weight += CHI_WEIGHT
             extra += live[k] * weight
         return extra
@@ -246,14 +247,3 @@ def combined_ev(plans: Sequence[Plan]) -> float:
 def _seat_flowers(seat_wind: int) -> tuple[int, int]:
     index = seat_wind - 27
     return (34 + index, 38 + index)
-
-
-def _runs_with(counts: Sequence[int], k: int) -> bool:
-    """Whether the hand holds two tiles that make a run with kind ``k``."""
-    if k >= 27:
-        return False
-    pos, base = k % 9, k - k % 9
-    for a, b in ((pos - 2, pos - 1), (pos - 1, pos + 1), (pos + 1, pos + 2)):
-        if 0 <= a and b <= 8 and counts[base + a] and counts[base + b]:
-            return True
-    return False

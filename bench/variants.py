@@ -5,15 +5,17 @@ a change can be measured against them in the arena
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from baida.bots.expert import ExpertBot
+from baida.bots.efficiency import Target
+from baida.bots.expert import ExpertBot, Table
 from baida.bots.features import Seen
 from baida.bots.planner import Planner
 from baida.bots.policy import action_type
 from baida.bots.simulation import race_hazard, simulate_offense
 from baida.bots.strong import StrongBot
+from baida.hand import Meld
 
 
 class EarlierWenlingExpert(ExpertBot):
@@ -121,3 +123,98 @@ class StrongPlayExpert(ExpertBot):
 
     name = "expert-strong-play"
     jiaxing_strong_play = True
+
+
+
+class _CommittedPlanner(Planner):
+    """A Wenling planner that only aims for the one-suit patterns of ``suit``."""
+
+    def __init__(self, seen: Seen, suit: int) -> None:
+        super().__init__(seen)
+        self.suit = suit
+
+    def targets(self, melds: Sequence[Meld]) -> list[Target]:
+        return [
+            t for t in super().targets(melds)
+            if t.kind in ("hunyise", "qingyise") and t.suit == self.suit
+        ]
+
+
+def committed_suit(seen: Seen, max_off: int) -> int | None:
+    """The suit a Wenling hand commits to for 混一色: at most ``max_off`` concealed tiles outside
+    it and the honours, and no exposed meld of another suit."""
+    meld_suits = {m.tile // 9 for m in seen.melds if m.tile < 27}
+    best: tuple[int, int] | None = None
+    for suit in range(3):
+        if meld_suits - {suit}:
+            continue
+        off = sum(c for k, c in enumerate(seen.counts) if k < 27 and k // 9 != suit)
+        if off <= max_off and (best is None or off < best[0]):
+            best = (off, suit)
+    return None if best is None else best[1]
+
+
+class HunyiseExpert(ExpertBot):
+    """``expert`` that, in Wenling, plays only for 混一色/清一色 once at most five concealed
+    tiles are outside one suit and the honours (Wenling bots almost never win with a pattern)."""
+
+    name = "expert-hunyise"
+    max_off = 5
+
+    def _planner(self, seen: Seen) -> Planner:
+        if seen.ruleset == "wenling":
+            suit = committed_suit(seen, self.max_off)
+            if suit is not None:
+                return _CommittedPlanner(seen, suit)
+        return super()._planner(seen)
+
+
+class SettlingExpert(ExpertBot):
+    """``expert`` with twice the weight on its Wenling non-winner total."""
+
+    name = "expert-settling"
+    wenling_nonwinner_weight = 3.0
+
+
+class RacingWenlingExpert(ExpertBot):
+    """``expert`` with half the weight on its Wenling non-winner total."""
+
+    name = "expert-racing-wenling"
+    wenling_nonwinner_weight = 0.75
+
+
+class _StoppingPlanner(Planner):
+    """A planner whose win values include what a win saves: the others' expected wins."""
+
+    stop_bonus = 0.0  # per payer, in the planner's value unit (T/10)
+
+    def value(
+        self, target: Target, counts: Sequence[int], wilds: int, melds: Sequence[Meld]
+    ) -> float:
+        return super().value(target, counts, wilds, melds) + self.stop_bonus
+
+
+class StoppingExpert(ExpertBot):
+    """``expert`` that values its own Wenling win at its points plus the loss the win stops
+    (``stop_weight`` times what it expects to pay the others, spread over the three payers)."""
+
+    name = "expert-stopping"
+    stop_weight = 1.0
+
+    def _planner(self, seen: Seen) -> Planner:
+        if seen.ruleset == "wenling":
+            return _StoppingPlanner(seen, claims=seen.ruleset in self.planner_claims)
+        return super()._planner(seen)
+
+    def _table(self, seen: Seen, view: Mapping[str, Any]) -> Table:
+        table = super()._table(seen, view)
+        if isinstance(table.planner, _StoppingPlanner):
+            table.planner.stop_bonus = self.stop_weight * table.baseline_loss() / 3
+        return table
+
+
+class StoppingExpert2(StoppingExpert):
+    """... at twice that."""
+
+    name = "expert-stopping-2"
+    stop_weight = 2.0

@@ -218,3 +218,23 @@ def test_jiaxing_strong_play_evaluates_what_it_plays(seed: int) -> None:
             checked += 1
         rnd.apply(action)
     assert checked > 20
+
+
+
+def test_wenling_nonwinner_weight_scales_the_settlement_part_of_the_own_value() -> None:
+    """``wenling_nonwinner_weight`` (1.5 shipped; 3.0 and 0.75 measured worse, BENCHMARKS.md)
+    is what each point of the own non-winner total adds to the own value, in tenths."""
+    view = _view("wenling", indicator="5s", wilds=["5s"])
+    me = view["players"][0]
+    me["concealed"] = "1p 2p 3p 4p 5p 7p 8p 9p E E W W C C 2m 4s 8m".split()
+    me["concealed_count"], me["drawn"] = 17, "8m"
+    settle = {}
+    for weight in (1.5, 3.0):
+        bot = ExpertBot(seed=0)
+        bot.wenling_nonwinner_weight = weight
+        table = bot._table(read_view(view), view)
+        assert table.nonwinner_weight == weight
+        settle[weight] = table.own(2.0, table.seen.counts, table.seen.melds) - 3 * 2.0 * table.race
+    # the pairs of the seat wind 东 and of 中: (2 + 2 + 20) rounds up to a total of 30
+    assert settle[1.5] == pytest.approx(1.5 * 30 / 10)
+    assert settle[3.0] == pytest.approx(2 * settle[1.5])

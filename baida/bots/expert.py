@@ -37,7 +37,8 @@ from .opponents import OpponentRead, chi_chance, pon_chance, read_opponents, win
 from .planner import Planner, combined_ev
 from .policy import action_tile, action_type
 from .simulation import simulate_offense
-from .strong import CLAIM_MARGIN, REFINE_TOP, StrongBot, _efficiency_key
+from .strong import CLAIM_MARGIN, NONWINNER_WEIGHT, REFINE_TOP, StrongBot, _efficiency_key
+from .targets import wenling_nonwinner_total
 
 RACE_WEIGHT = 0.75  # how much the opponents' win chances cut this seat's own chance
 RACE_FLOOR = 0.15
@@ -83,6 +84,7 @@ class Table:
     opponents: list[OpponentRead]
     race: float
     own_scale: float  # Jiaxing: the planner's estimate to expected points (the bot's scale)
+    nonwinner_weight: float = NONWINNER_WEIGHT  # Wenling: the own non-winner total's weight
 
     @property
     def me(self) -> int:
@@ -132,7 +134,8 @@ class Table:
             return ev * self.gain_multiplier() * self.race * self.own_scale
         if not self.planner.use_values:  # chances only: at a typical hand's worth
             ev *= WENLING_TYPICAL_VALUE
-        return 3 * ev * self.race + StrongBot._nonwinner_points(self.planner, counts, melds)
+        total = wenling_nonwinner_total(counts, melds, self.planner.wl)
+        return 3 * ev * self.race + self.nonwinner_weight * total / 10
 
     def step(self, opp: OpponentRead) -> tuple[float, float]:
         """(win chance now, after one more meld) of ``opp``."""
@@ -158,6 +161,7 @@ class ExpertBot(StrongBot):
     # the rulesets where the planner counts the claims that can bring a step, not only draws
     planner_claims: frozenset[str] = frozenset()
     feed_ordinary = True  # False: only a claim that makes a 承包 pair is weighed as a feed
+    wenling_nonwinner_weight = NONWINNER_WEIGHT
     simulate_top = 4  # how many discards (by the planner's estimate) are simulated
     simulated_plans = 2  # ... and how many of each one's targets
     # a simulated chance is a probability, divided by this to be read like the planner's:
@@ -272,7 +276,7 @@ class ExpertBot(StrongBot):
     def _table(self, seen: Seen, view: Mapping[str, Any]) -> Table:
         planner = self._planner(seen)
         table = Table(seen, planner, planner.draws_left(), read_opponents(seen, view), 1.0,
-                      self.jiaxing_own_scale)
+                      self.jiaxing_own_scale, self.wenling_nonwinner_weight)
         others = sum(table.win_chance(o) for o in table.opponents)
         table.race = max(RACE_FLOOR, 1 - RACE_WEIGHT * others)
         return table

@@ -218,3 +218,14 @@ class StoppingExpert2(StoppingExpert):
 
     name = "expert-stopping-2"
     stop_weight = 2.0
+
+
+class HalfFeedExpert(ExpertBot):
+    """``expert`` that weighs what a discard feeds the others (the claims it gives them) at
+    half: between ``expert`` (all of it) and ``StrongSantan`` (ties only), which measured
+    alike in Jiaxing."""
+
+    name = "expert-half-feed"
+
+    def _feed_cost(self, table: Table, kind: int, own_ev: float) -> float:
+        return 0.5 * super()._feed_cost(table, kind, own_ev)

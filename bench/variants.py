@@ -125,7 +125,6 @@ class StrongPlayExpert(ExpertBot):
     jiaxing_strong_play = True
 
 
-
 class _CommittedPlanner(Planner):
     """A Wenling planner that only aims for the one-suit patterns of ``suit``."""
 

@@ -220,7 +220,6 @@ def test_jiaxing_strong_play_evaluates_what_it_plays(seed: int) -> None:
     assert checked > 20
 
 
-
 def test_wenling_nonwinner_weight_scales_the_settlement_part_of_the_own_value() -> None:
     """``wenling_nonwinner_weight`` (1.5 shipped; 3.0 and 0.75 measured worse, BENCHMARKS.md)
     is what each point of the own non-winner total adds to the own value, in tenths."""

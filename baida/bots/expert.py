@@ -38,7 +38,6 @@ from .planner import Planner, combined_ev
 from .policy import action_tile, action_type
 from .simulation import simulate_offense
 from .strong import CLAIM_MARGIN, NONWINNER_WEIGHT, REFINE_TOP, StrongBot, _efficiency_key
-from .targets import wenling_nonwinner_total
 
 RACE_WEIGHT = 0.75  # how much the opponents' win chances cut this seat's own chance
 RACE_FLOOR = 0.15
@@ -134,8 +133,8 @@ class Table:
             return ev * self.gain_multiplier() * self.race * self.own_scale
         if not self.planner.use_values:  # chances only: at a typical hand's worth
             ev *= WENLING_TYPICAL_VALUE
-        total = wenling_nonwinner_total(counts, melds, self.planner.wl)
-        return 3 * ev * self.race + self.nonwinner_weight * total / 10
+        settle = StrongBot._nonwinner_points(self.planner, counts, melds, self.nonwinner_weight)
+        return 3 * ev * self.race + settle
 
     def step(self, opp: OpponentRead) -> tuple[float, float]:
         """(win chance now, after one more meld) of ``opp``."""

@@ -188,10 +188,15 @@ class StrongBot(HeuristicBot):
         return 3 * ev + self._nonwinner_points(planner, counts, melds)
 
     @staticmethod
-    def _nonwinner_points(planner: Planner, counts: list[int], melds: Sequence[Meld]) -> float:
+    def _nonwinner_points(
+        planner: Planner,
+        counts: Sequence[int],
+        melds: Sequence[Meld],
+        weight: float = NONWINNER_WEIGHT,
+    ) -> float:
         """Wenling: non-winners settle (T_X - T_Y)/10, so each point of our non-winner total
         is worth 1/10 from each of the two other non-winners when someone else wins."""
-        return NONWINNER_WEIGHT * wenling_nonwinner_total(counts, melds, planner.wl) / 10
+        return weight * wenling_nonwinner_total(counts, melds, planner.wl) / 10
 
     def pick_claim(self, seen: Seen, claims: list[Claim]) -> Claim | None:
         base, rated = self.claim_points(seen, claims)

@@ -8,7 +8,11 @@ Plays hands of four bots (``strong`` by default) from seeds away from the arena'
 * ``--measure pairs`` (Jiaxing, ``expert.PAIR_CLAIMER_WIN``): when a hand's first 承包 pair forms,
   who went on to win: the seat that made the third claim, its partner, another seat, nobody;
 * ``--measure own`` (Jiaxing, ``expert.JIAXING_OWN_SCALE``): at every discard, the ``expert``
-  estimate of the hand's own worth before that scale, against the points the seat then won.
+  estimate of the hand's own worth before that scale, against the points the seat then won;
+* ``--measure discards`` (Wenling, ``planner.DISCARD_RATIOS``): at every discard decision past
+  the first third of the wall, each kind's live copies as that seat sees them, against how many
+  of them the three other seats discard before its next decision; the rate per live copy over
+  this seat's own chance of drawing one (1 / unseen), by category and copies seen.
 
     .venv/bin/python -m bench.calibrate_opponents --ruleset jiaxing --hands 600
 """
@@ -19,6 +23,7 @@ import argparse
 from collections import defaultdict
 
 from baida.bots.arena import engine_seed
+from baida.bots.planner import DISCARD_RATIOS, discard_category
 from baida.bots.policy import make_bot
 from baida.engine import Round
 
@@ -143,12 +148,71 @@ def own_scale(ruleset: str, hands: int, bot: str) -> dict[str, float]:
     }
 
 
+def discard_ratios(ruleset: str, hands: int, bot: str) -> dict[str, list[float]]:
+    """Per category, per copies seen (0-3): the others' discards per live copy per turn
+    cycle over this seat's own draw chance per live copy."""
+    from baida.bots.features import read_view
+
+    discarded: dict[tuple[str, int], float] = defaultdict(float)
+    expected_draws: dict[tuple[str, int], float] = defaultdict(float)
+    for index in range(hands):
+        log: list[tuple] = []
+
+        def watch(rnd, seat, view, legal, action, log=log):
+            if action.type == "discard":
+                log.append(("discard", seat, action.tile))
+            if rnd.phase == "turn" and any(a.type == "discard" for a in legal):
+                seen = read_view(view)
+                log.append(("decide", seat, seen.live, seen.visible, seen.unseen,
+                            seen.wall_remaining))
+
+        _self_play(ruleset, index, bot, watch)
+        tally_discards(log, discarded, expected_draws)
+    return {
+        category: [
+            round(discarded[(category, v)] / expected_draws[(category, v)], 2)
+            if expected_draws[(category, v)] else 0.0
+            for v in range(4)
+        ]
+        for category in DISCARD_RATIOS
+    }
+
+
+def tally_discards(
+    log: list[tuple],
+    discarded: dict[tuple[str, int], float],
+    expected_draws: dict[tuple[str, int], float],
+) -> None:
+    """Add one hand's log to the tallies (in place). ``log`` holds, in order of play,
+    ``("discard", seat, kind)`` and ``("decide", seat, live, visible, unseen, wall)`` for every
+    decision that could discard. From each decision past the first third of the wall until the
+    same seat's next one, the other seats' discards of each live kind are counted, beside the
+    chance of drawing one (live / unseen), by category and copies seen."""
+    start_wall = max((e[5] for e in log if e[0] == "decide"), default=0)
+    for i, entry in enumerate(log):
+        if entry[0] != "decide" or entry[5] > start_wall * 2 // 3:
+            continue
+        _, seat, live, visible, unseen, _ = entry
+        thrown: list[int] = []
+        for later in log[i + 1:]:
+            if later[0] == "decide" and later[1] == seat:
+                break
+            if later[0] == "discard" and later[1] != seat:
+                thrown.append(later[2])
+        for k in range(34):
+            if live[k] <= 0:
+                continue
+            cell = (discard_category(k), min(3, visible[k]))
+            discarded[cell] += thrown.count(k)
+            expected_draws[cell] += live[k] / max(1, unseen)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ruleset", choices=("jiaxing", "wenling"), required=True)
     parser.add_argument("--hands", type=int, default=600)
     parser.add_argument("--bot", default="strong")
-    parser.add_argument("--measure", choices=("wins", "pairs", "own"), default="wins")
+    parser.add_argument("--measure", choices=("wins", "pairs", "own", "discards"), default="wins")
     args = parser.parse_args()
     print(f"# {args.ruleset}: {args.hands} hands of four {args.bot}, {args.measure}")
     if args.measure == "pairs":
@@ -156,6 +220,10 @@ def main() -> None:
         return
     if args.measure == "own":
         print(own_scale(args.ruleset, args.hands, args.bot))
+        return
+    if args.measure == "discards":
+        for category, row in discard_ratios(args.ruleset, args.hands, args.bot).items():
+            print(f"    {category!r}: ({', '.join(str(x) for x in row)}),")
         return
     for row in table(collect(args.ruleset, args.hands, args.bot)):
         print("    (" + ", ".join(f"{x:.3f}" for x in row) + "),")

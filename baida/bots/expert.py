@@ -159,6 +159,9 @@ class ExpertBot(StrongBot):
     jiaxing_strong_play = False
     # the rulesets where the planner counts the claims that can bring a step, not only draws
     planner_claims: frozenset[str] = frozenset()
+    # Wenling: a ready hand's waits weighed by how often the others discard them
+    # (``Planner(weighted_waits=True)``); False: every live copy alike
+    weighted_waits = False
     feed_ordinary = True  # False: only a claim that makes a 承包 pair is weighed as a feed
     wenling_nonwinner_weight = NONWINNER_WEIGHT
     simulate_top = 4  # how many discards (by the planner's estimate) are simulated
@@ -270,7 +273,12 @@ class ExpertBot(StrongBot):
     def _planner(self, seen: Seen) -> Planner:
         if seen.ruleset == "wenling" and self.wenling_speed:
             return Planner(seen, use_values=False, patterns_in_wenling=False)
-        return Planner(seen, use_values=self.use_values, claims=seen.ruleset in self.planner_claims)
+        return Planner(
+            seen,
+            use_values=self.use_values,
+            claims=seen.ruleset in self.planner_claims,
+            weighted_waits=self.weighted_waits,
+        )
 
     def _table(self, seen: Seen, view: Mapping[str, Any]) -> Table:
         planner = self._planner(seen)

@@ -43,6 +43,19 @@ RON_FACTOR = 2.2  # Wenling: own draw plus claimable discards per turn cycle, fo
 PON_WEIGHT = 1.5
 CHI_WEIGHT = 0.5
 LATER_CLAIMS = 1.3
+# With ``weighted_waits`` (Wenling): how many times more often the three opponents discard a
+# live copy of a kind in one turn cycle than this seat draws it, by the kind's category and how
+# many copies this seat sees (0-3), past the first third of the wall. Measured over 600 hands
+# of ``strong`` self-play (``bench/calibrate_opponents.py --ruleset wenling --measure discards
+# --hands 600``): terminals and honours seen once or more are thrown three to four times as
+# often as they are drawn, the middle tiles about one and a half times.
+DISCARD_RATIOS = {
+    "honour": (1.28, 3.94, 3.58, 3.47),
+    "terminal": (2.47, 3.55, 4.19, 3.94),
+    "two": (2.05, 2.65, 3.33, 3.14),  # 2 and 8
+    "three": (1.35, 1.78, 2.23, 2.3),  # 3 and 7
+    "middle": (1.3, 1.45, 2.25, 1.83),  # 4, 5 and 6
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,8 +87,11 @@ class Planner:
         use_values: bool = True,
         patterns_in_wenling: bool = True,
         claims: bool = False,
+        weighted_waits: bool = False,
     ):
         self.seen = seen
+        # Wenling: a ready hand's waits weighed by how often the others discard each kind
+        self.weighted_waits = weighted_waits and seen.ruleset == "wenling"
         self.use_values = use_values
         self.patterns_in_wenling = patterns_in_wenling
         self.claims = claims  # steps before the last may come from claimed discards too
@@ -130,13 +146,22 @@ class Planner:
         typical = self.tenpai_accept + self.step_accept * remaining + self.seen.live_wilds
         return typical * LATER_CLAIMS if self.claims else typical
 
-    def probability(self, dist: int, ukeire: int, draws: int, p_next: float | None = None) -> float:
+    def probability(
+        self,
+        dist: int,
+        ukeire: int,
+        draws: int,
+        p_next: float | None = None,
+        discarded: float | None = None,
+    ) -> float:
         """Chance to finish from ``dist`` with ``ukeire`` live improving tiles in ``draws``.
 
         Stage ``i`` (``dist - i`` steps from complete) succeeds per draw with the measured
         acceptance for the first stage, ``p_next`` (the measured second ply) or an estimate for
         the second, and the typical acceptance of its distance for the rest, never rising as
-        the hand gets closer.
+        the hand gets closer. ``discarded`` (Wenling, a ready hand): the live copies of its
+        waits weighted by how often the others discard them (``discard_weight``), in place of
+        the flat ``ron_factor``.
         """
         if dist < 0:
             return 1.0
@@ -151,7 +176,11 @@ class Planner:
             stages.append(p)
         if self.seen.ruleset == "wenling":
             # the last tile may come from an opponent's discard too
-            stages[-1] = 1 - (1 - stages[-1]) ** self.ron_factor
+            if dist == 0 and discarded is not None:
+                ron = min(0.9, discarded / unseen)
+                stages[-1] = 1 - (1 - stages[-1]) * (1 - ron)
+            else:
+                stages[-1] = 1 - (1 - stages[-1]) ** self.ron_factor
         return completion_probability(stages, draws)
 
     # -- evaluation of hands -----------------------------------------------------------------
@@ -181,9 +210,16 @@ class Planner:
             if self.claims and d > 0:  # a ready hand's last tile: the rule of the ruleset
                 u = round(u + self.claimable(counts, t, kinds))
             v = self.value(t, counts, wilds, melds)
-            plans.append(Plan(t, d, u, v, self.probability(d, u, draws)))
+            discarded = self.discarded_waits(kinds) if d == 0 and self.weighted_waits else None
+            plans.append(Plan(t, d, u, v, self.probability(d, u, draws, discarded=discarded)))
         plans.sort(key=lambda p: -p.ev)
         return plans
+
+    def discarded_waits(self, kinds: Sequence[int]) -> float:
+        """A ready hand's waits as live copies weighted by how often the others discard them
+        per turn cycle, in units of this seat's own draws (``DISCARD_RATIOS``)."""
+        live, visible = self.seen.live, self.seen.visible
+        return sum(live[k] * discard_weight(k, visible[k]) for k in kinds)
 
     def claimable(self, counts: Sequence[int], target: Target, kinds: Sequence[int]) -> float:
         """The extra acceptance that claims bring to the improving ``kinds``: each live copy
@@ -242,6 +278,22 @@ def combined_ev(plans: Sequence[Plan]) -> float:
         return 0.0
     evs = sorted((p.ev for p in plans), reverse=True)
     return evs[0] + (0.15 * evs[1] if len(evs) > 1 else 0.0)
+
+
+def discard_category(kind: int) -> str:
+    """The row of ``DISCARD_RATIOS`` a tile kind belongs to."""
+    if kind >= 27:
+        return "honour"
+    rank = kind % 9 + 1
+    return {1: "terminal", 9: "terminal", 2: "two", 8: "two", 3: "three", 7: "three"}.get(
+        rank, "middle"
+    )
+
+
+def discard_weight(kind: int, visible: int) -> float:
+    """How many times more often the opponents discard a live copy of ``kind`` per turn cycle
+    than this seat draws it (Wenling, ``DISCARD_RATIOS``)."""
+    return DISCARD_RATIOS[discard_category(kind)][min(3, max(0, visible))]
 
 
 def _seat_flowers(seat_wind: int) -> tuple[int, int]:

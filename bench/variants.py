@@ -228,3 +228,18 @@ class HalfFeedExpert(ExpertBot):
 
     def _feed_cost(self, table: Table, kind: int, own_ev: float) -> float:
         return 0.5 * super()._feed_cost(table, kind, own_ev)
+
+
+class WaitingExpert(ExpertBot):
+    """A candidate: ``expert`` whose Wenling ready hands weigh each wait by how often the
+    others discard it (``Planner(weighted_waits=True)``)."""
+
+    name = "expert-waiting"
+    weighted_waits = True
+
+
+class ClaimWaitingExpert(WaitingExpert):
+    """``WaitingExpert`` whose planner also counts claims (``ClaimAwareExpert``'s steps)."""
+
+    name = "expert-claim-waiting"
+    planner_claims = frozenset({"wenling"})

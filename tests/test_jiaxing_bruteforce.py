@@ -200,18 +200,23 @@ def _all_readings(req: ScoreRequest, concealed: list[int], check_copies: bool):
 
 
 def _reference_best(req: ScoreRequest, concealed: list[int], check_copies: bool = True):
+    """(any split, the first highest reading (value, tai, fan, faces), every legal reading's
+    wild pair, the (tai, fan) of every reading that pays the highest)."""
     best = None
     any_split = False
     legal_wild_pairs = []
+    values: list[tuple[int, int, int]] = []
     for legal, tai, fan, wild_pair, faces in _all_readings(req, concealed, check_copies):
         any_split = True
         if not legal:
             continue
         legal_wild_pairs.append(wild_pair)
         value = tai * 2**fan
+        values.append((value, tai, fan))
         if best is None or value > best[0]:
             best = (value, tai, fan, faces)
-    return any_split, best, legal_wild_pairs
+    top = {(tai, fan) for value, tai, fan in values if best is not None and value == best[0]}
+    return any_split, best, legal_wild_pairs, top
 
 
 def _reference_multipliers(req: ScoreRequest) -> dict[int, int]:
@@ -257,10 +262,13 @@ def _reference_multipliers(req: ScoreRequest) -> dict[int, int]:
 
 
 def reference_score(req: ScoreRequest) -> dict:
-    """The reference answer: legal, tai_total, fan_total, points, payments, carry_pool_after."""
+    """The reference answer: legal, tai_total, fan_total, points, payments, carry_pool_after,
+    and ``readings``: the (tai, fan) of every reading that pays the highest (SCORING_API.md:
+    between readings that pay the same, any may be reported)."""
     o = req.options
     zero = {"legal": False, "tai_total": 0, "fan_total": 0, "points": 0,
-            "payments": dict.fromkeys(SEATS, 0), "carry_pool_after": req.carry_pool}
+            "payments": dict.fromkeys(SEATS, 0), "carry_pool_after": req.carry_pool,
+            "readings": {(0, 0)}}
     if req.winner in req.gave_up and not o.gaveup_can_win:
         return zero
     if not o.allow_chi and any(m.kind == "chi" for m in req.hand.melds):
@@ -270,7 +278,7 @@ def reference_score(req: ScoreRequest) -> dict:
     ):
         return zero
     concealed = list(req.hand.concealed) + [req.win_tile]
-    _, best, wild_pairs = _reference_best(req, concealed)
+    _, best, wild_pairs, readings = _reference_best(req, concealed)
     if best is None:
         return zero
     if req.win_by == "rob_kong":
@@ -290,7 +298,7 @@ def reference_score(req: ScoreRequest) -> dict:
     pay = {SEATS[p]: -m * share for p, m in mult.items()}
     pay[SEATS[req.winner]] = sum(m * share for m in mult.values()) + o.winner_bonus_points
     return {"legal": True, "tai_total": tai, "fan_total": fan, "points": share,
-            "payments": {s: pay[s] for s in SEATS},
+            "payments": {s: pay[s] for s in SEATS}, "readings": readings,
             "carry_pool_after": req.carry_pool - (1 if _carry_fan(req) else 0)}
 
 
@@ -489,8 +497,10 @@ def _check(obj: dict) -> None:
         return  # malformed (copies, flags): parsing has its own tests
     got = score(req)
     want = reference_score(req)
-    for key in ("legal", "tai_total", "fan_total", "points", "payments", "carry_pool_after"):
+    for key in ("legal", "points", "payments", "carry_pool_after"):
         assert got[key] == want[key], (key, got, want, obj)
+    # readings that pay the same may differ in 台 and 番: any of them may be reported
+    assert (got["tai_total"], got["fan_total"]) in want["readings"], (got, want, obj)
     assert sum(got["payments"].values()) == (
         req.options.winner_bonus_points if got["legal"] else 0
     )
@@ -639,3 +649,22 @@ def test_search_by_parts_matches_every_reading(obj):
         assert fast[key] == slow[key], (key, fast, slow, obj)
     if fast["legal"]:
         _check_reported_faces(req, fast)
+
+
+def test_readings_that_pay_the_same_may_report_different_tai_and_fan() -> None:
+    """Found by hypothesis: 对对和 (2 台) with 三百搭 and 单吊 (2 番) pays 8, as does the
+    reference's first reading of 4 台 and 1 番; either may be reported."""
+    obj = {
+        "ruleset": "jiaxing",
+        "options": {"dandiao_mode": "pair_wait", "wild_as_self_is_natural": False,
+                    "qlt_stacks_with_ddh": True, "require_pattern": True,
+                    "wild_honor_triplet_tai": True, "wild_fifth_copy": True,
+                    "qianggang_forbid": "both", "winner_bonus_points": 1},
+        "indicator": "1m", "winner": "E", "round_wind": "E", "base": 1, "carry_pool": 0,
+        "hand": {"concealed": "**1p3m3m3m*SSE", "melds": ["pon 2m"]},
+        "win_tile": "E", "win_by": "self_draw",
+    }
+    want = reference_score(parse_request(obj))
+    assert want["points"] == 8
+    assert {(2, 2), (4, 1)} <= want["readings"]
+    _check(obj)

@@ -48,7 +48,7 @@ LATER_CLAIMS = 1.3
 # many copies this seat sees (0-3), past the first third of the wall. Measured over 600 hands
 # of ``strong`` self-play (``bench/calibrate_opponents.py --ruleset wenling --measure discards
 # --hands 600``): terminals and honours seen once or more are thrown three to four times as
-# often as they are drawn, the middle tiles about one and a half times.
+# often as they are drawn, 4-6 one and a half to two times.
 DISCARD_RATIOS = {
     "honour": (1.28, 3.94, 3.58, 3.47),
     "terminal": (2.47, 3.55, 4.19, 3.94),

@@ -7,7 +7,7 @@ face, and, for shanten without wilds, the independent ``mahjong`` package.
 from __future__ import annotations
 
 from functools import cache
-from itertools import product
+from itertools import combinations, product
 
 import pytest
 from hypothesis import assume, given, settings
@@ -20,6 +20,8 @@ from baida.evaluator import (
     pattern_shanten,
     readings,
     shanten,
+    shanten_after_each,
+    triplet_shanten,
     waits,
     wild_faces_of,
 )
@@ -343,3 +345,57 @@ def test_shanten_of_hands_holding_four_matches_mahjong_package(case):
     counts, _ = case
     reference = mahjong_shanten.Shanten().calculate_shanten_for_regular_hand(counts)
     assert shanten(counts, 0, 4) == reference
+
+
+# --- the bots' batch queries give the one-at-a-time answers ------------------------------
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(
+    st.one_of(random_hands(13, max_wilds=2), random_hands(14, max_wilds=2), hands_holding_four()),
+    st.sampled_from([1, -1]),
+)
+def test_shanten_after_each_is_shanten_of_each_changed_hand(case, delta):
+    counts, wilds = case
+    for sets in (4, 5):
+        kinds = [k for k in range(34) if counts[k] > 0] if delta < 0 else list(range(34))
+        batch = shanten_after_each(counts, wilds, sets, kinds, delta)
+        for kind, got in zip(kinds, batch, strict=True):
+            changed = list(counts)
+            changed[kind] += delta
+            assert got == shanten(changed, wilds, sets), (kind, delta, sets)
+
+
+def test_shanten_after_each_refuses_to_take_away_a_kind_not_held():
+    counts, wilds = hand("123m456m789m1p2p3s4s")
+    with pytest.raises(ValueError, match="kind 27 has no copy"):
+        shanten_after_each(counts, wilds, 4, [27], delta=-1)
+
+
+def _ref_triplet_shanten(pool: list[int], wilds: int, sets: int) -> int:
+    """Every choice of a pair kind and ``sets`` triplet kinds, absent kinds included."""
+    padded = list(pool) + [0] * (sets + 1)
+    best = None
+    for pair in range(len(padded)):
+        others = [c for k, c in enumerate(padded) if k != pair]
+        for chosen in combinations(range(len(others)), sets):
+            missing = (2 - min(padded[pair], 2)) + sum(3 - min(others[k], 3) for k in chosen)
+            best = missing if best is None else min(best, missing)
+    assert best is not None
+    return best - wilds - 1
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(
+    st.lists(st.integers(0, 4), min_size=0, max_size=8),
+    st.integers(0, 3),
+    st.integers(0, 5),
+)
+def test_triplet_shanten_matches_every_choice_of_triplets_and_pair(pool, wilds, sets):
+    assert triplet_shanten(pool, wilds, sets) == _ref_triplet_shanten(pool, wilds, sets)
+    assert triplet_shanten(bytes(pool), wilds, sets) == _ref_triplet_shanten(pool, wilds, sets)
+    counts = [0] * 34
+    kinds = list(range(3, 3 + len(pool)))
+    for kind, c in zip(kinds, pool, strict=True):
+        counts[kind] = c
+    assert triplet_shanten(counts, wilds, sets, kinds) == _ref_triplet_shanten(pool, wilds, sets)

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..evaluator import shanten, triplet_shanten
+from ..evaluator import shanten, shanten_after_each, triplet_shanten
 
 NUM = 34
 HONOUR_SLICE = slice(27, 34)
@@ -125,6 +125,13 @@ def distance(counts: Sequence[int], wilds: int, sets: int, target: Target) -> in
     raise ValueError(f"unknown target kind {kind!r}")
 
 
+@lru_cache(maxsize=32_768)
+def _after_each_draw(key: bytes, wilds: int, sets: int) -> tuple[int, ...]:
+    """The shanten after drawing each of the 34 kinds (``counts`` as bytes), cached: the
+    second ply meets the same hand from several orders of draw and discard."""
+    return tuple(shanten_after_each(key, wilds, sets, range(NUM)))
+
+
 def acceptance(
     counts: list[int],
     wilds: int,
@@ -142,15 +149,22 @@ def acceptance(
         return base, 0, []
     total = 0
     kinds: list[int] = []
-    for k in target.kinds():
-        n = live[k]
-        if n <= 0:
-            continue
-        counts[k] += 1
-        if distance(counts, wilds, sets, target) < base:
-            total += n
-            kinds.append(k)
-        counts[k] -= 1
+    if target.kind == "any":
+        after = _after_each_draw(bytes(counts), wilds, sets)
+        for k in range(NUM):
+            if live[k] > 0 and after[k] < base:
+                total += live[k]
+                kinds.append(k)
+    else:
+        for k in target.kinds():
+            n = live[k]
+            if n <= 0:
+                continue
+            counts[k] += 1
+            if distance(counts, wilds, sets, target) < base:
+                total += n
+                kinds.append(k)
+            counts[k] -= 1
     if live_wilds > 0:
         total += live_wilds  # a wild lowers any distance that is not already complete
     return base, total, kinds
@@ -194,6 +208,28 @@ def discard_options(
     return out
 
 
+@lru_cache(maxsize=32_768)
+def _after_each_discard(key: bytes, wilds: int, sets: int) -> tuple[tuple[int, int], ...]:
+    """Each kind the hand (``counts`` as bytes) holds, with the shanten after discarding it."""
+    held = [j for j in range(NUM) if key[j] > 0]
+    return tuple(zip(held, shanten_after_each(key, wilds, sets, held, delta=-1), strict=True))
+
+
+def _after_discards(
+    counts: list[int], wilds: int, sets: int, target: Target
+) -> Sequence[tuple[int, int]]:
+    """Each kind of ``target`` that the hand holds, with the distance after discarding it."""
+    if target.kind == "any":
+        return _after_each_discard(bytes(counts), wilds, sets)
+    held = [j for j in target.kinds() if counts[j] > 0]
+    out = []
+    for j in held:
+        counts[j] -= 1
+        out.append((j, distance(counts, wilds, sets, target)))
+        counts[j] += 1
+    return out
+
+
 def best_next_acceptance(
     counts: list[int],
     wilds: int,
@@ -219,16 +255,13 @@ def best_next_acceptance(
         counts[k] += 1
         live_k = live[k]
         best = 0
-        for j in target.kinds():
-            if counts[j] == 0:
-                continue
-            counts[j] -= 1
-            d = distance(counts, wilds, sets, target)
+        for j, d in _after_discards(counts, wilds, sets, target):
             if d < base:
+                counts[j] -= 1
                 _, u, _ = acceptance(counts, wilds, sets, target, live, live_wilds, base=d)
                 if u > best:
                     best = u
-            counts[j] += 1
+                counts[j] += 1
         counts[k] -= 1
         acc += live_k * best
         weight += live_k

@@ -6,6 +6,7 @@ from .core import (
     is_complete,
     pattern_shanten,
     shanten,
+    shanten_after_each,
     triplet_shanten,
     waits,
 )
@@ -24,6 +25,7 @@ __all__ = [
     "pattern_shanten",
     "readings",
     "shanten",
+    "shanten_after_each",
     "triplet_shanten",
     "waits",
     "wild_faces_of",

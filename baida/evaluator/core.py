@@ -96,6 +96,86 @@ def shanten(
     return 0 if _ready(counts, wilds, sets, visible) else 1
 
 
+def shanten_after_each(
+    counts: Sequence[int], wilds: int, sets: int, kinds: Iterable[int], delta: int = 1
+) -> list[int]:
+    """``shanten(counts', wilds, sets)`` for each kind in ``kinds``, ``counts'`` being
+    ``counts`` with one copy of that kind added (``delta=1``) or taken away (``delta=-1``).
+
+    The same numbers as calling ``shanten`` once per kind, faster: one tile changes one part,
+    so the other three parts are combined once per part instead of once per kind.
+    """
+    key = bytes(counts)
+    parts = (key[0:9], key[9:18], key[18:27], key[27:34])
+    ids = [_part_id(parts[p], p) for p in range(4)]
+    others: list[int | None] = [None, None, None, None]
+    steps: list[tuple[int, ...] | None] = [None, None, None, None]
+    index = 2 * sets + 1
+    out = []
+    for kind in kinds:
+        part = kind // 9
+        rest = others[part]
+        if rest is None:
+            rest = others[part] = _combined_without(ids, part)
+        changed = steps[part]
+        if changed is None:
+            changed = steps[part] = _step_ids(parts[part], part, delta)
+        vid = changed[kind - 9 * part]
+        if vid < 0:
+            raise ValueError(f"kind {kind} has no copy to take away")
+        whole = COMBINED.get((vid << 20) | rest)
+        if whole is None:
+            whole = combine(vid, rest)
+        distance = VECTORS[whole][index] - wilds - 1
+        if distance == 0:
+            work = list(key)
+            work[kind] += delta
+            if 4 in work:  # a dead wait may make it not ready
+                distance = shanten(work, wilds, sets)
+        out.append(distance)
+    return out
+
+
+_STEPS: tuple[dict[bytes, tuple[int, ...]], dict[bytes, tuple[int, ...]]] = ({}, {})
+
+
+def _step_ids(key: bytes, part: int, delta: int) -> tuple[int, ...]:
+    """The vector ids of one part's key with one copy more (``delta=1``) or fewer (-1) of each
+    of its kinds in turn; -1 where there is no copy to take away."""
+    table = _STEPS[delta > 0]
+    got = table.get(key)
+    if got is None:
+        ids = []
+        for i in range(len(key)):
+            if key[i] + delta < 0:
+                ids.append(-1)
+                continue
+            work = bytearray(key)
+            work[i] += delta
+            ids.append(_part_id(bytes(work), part))
+        got = table[key] = tuple(ids)
+    return got
+
+
+def _part_id(key: bytes, part: int) -> int:
+    """The distance-vector id of one part's key (``part`` 3: the honours)."""
+    if part < 3:
+        vid = SUIT_DIST.get(key)
+        return suit_dist(key) if vid is None else vid
+    vid = HONOUR_DIST.get(key)
+    return honour_dist(key) if vid is None else vid
+
+
+def _combined_without(ids: Sequence[int], skip: int) -> int:
+    """The id of the other three parts' vectors combined (min-plus is commutative)."""
+    rest = [vid for part, vid in enumerate(ids) if part != skip]
+    first = COMBINED.get((rest[0] << 20) | rest[1])
+    if first is None:
+        first = combine(rest[0], rest[1])
+    whole = COMBINED.get((first << 20) | rest[2])
+    return combine(first, rest[2]) if whole is None else whole
+
+
 def _ready(counts: Sequence[int], wilds: int, sets: int, visible: Sequence[int] | None) -> bool:
     """Whether a hand the tables call ready has a live wait (now, or after one discard)."""
     tiles = sum(counts) + wilds
@@ -177,11 +257,23 @@ def triplet_shanten(
     The best ``sets + 1`` kinds by count become the triplets and the pair; a wild fills one
     missing tile.
     """
-    pool = counts if kinds is None else [counts[k] for k in kinds]
-    have = sorted((min(c, 3) for c in pool), reverse=True)[: sets + 1]
-    have += [0] * (sets + 1 - len(have))
-    triplet_missing = sum(3 - c for c in have)
-    best = min(triplet_missing - (3 - c) + (2 - min(c, 2)) for c in have)
+    pool = counts if kinds is None else bytes(counts[k] for k in kinds)
+    if not isinstance(pool, (bytes, bytearray)):
+        pool = bytes(pool)
+    ones = pool.count(1)
+    twos = pool.count(2)
+    threes = len(pool) - pool.count(0) - ones - twos
+    # the best sets + 1 kinds, each counted up to 3: triplets first, then pairs, singles, none
+    left = sets + 1
+    took_threes = min(threes, left)
+    left -= took_threes
+    took_twos = min(twos, left)
+    left -= took_twos
+    took_ones = min(ones, left)
+    left -= took_ones
+    triplet_missing = took_twos + 2 * took_ones + 3 * left
+    # one chosen kind is the pair: a kind below 3 needs one tile fewer as a pair, a 3 the same
+    best = triplet_missing - 1 if took_threes < sets + 1 else triplet_missing
     return best - wilds - 1
 
 

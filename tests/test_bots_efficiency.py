@@ -139,3 +139,69 @@ def test_completion_probability() -> None:
     # more draws never hurt; a harder stage never helps
     assert completion_probability([0.2, 0.1], 10) < completion_probability([0.2, 0.1], 11)
     assert completion_probability([0.2, 0.05], 10) < completion_probability([0.2, 0.1], 10)
+
+
+ALL_TARGETS = [Target("any"), Target("duiduihe"), Target("quanlaotou")] + [
+    Target(kind, suit, triplets)
+    for kind in ("qingyise", "hunyise")
+    for suit in range(3)
+    for triplets in (False, True)
+]
+
+
+def _reference_acceptance(counts, wilds, sets, target, live, live_wilds):
+    """Acceptance asked one drawn kind at a time through ``distance``."""
+    base = distance(counts, wilds, sets, target)
+    if base < 0:
+        return base, 0, []
+    kinds = []
+    for k in target.kinds():
+        if live[k] > 0:
+            drawn = list(counts)
+            drawn[k] += 1
+            if distance(drawn, wilds, sets, target) < base:
+                kinds.append(k)
+    return base, sum(live[k] for k in kinds) + live_wilds, kinds
+
+
+def _reference_next(counts, wilds, sets, target, live, live_wilds, limit=6):
+    base, _, kinds = _reference_acceptance(counts, wilds, sets, target, live, live_wilds)
+    if base <= 0 or not kinds:
+        return 0.0
+    kinds.sort(key=lambda k: -live[k])
+    acc = weight = 0.0
+    for k in kinds[:limit]:
+        best = 0
+        for j in target.kinds():
+            after = list(counts)
+            after[k] += 1
+            if after[j] == 0:
+                continue
+            after[j] -= 1
+            d = distance(after, wilds, sets, target)
+            if d < base:
+                again = _reference_acceptance(after, wilds, sets, target, live, live_wilds)
+                best = max(best, again[1])
+        acc += live[k] * best
+        weight += live[k]
+    return acc / weight
+
+
+@settings(max_examples=60, deadline=None)
+@given(random_hands(), st.integers(0, 10**9))
+def test_batched_acceptance_matches_one_kind_at_a_time(
+    sample: tuple[list[int], int, int], seed: int
+) -> None:
+    counts, wilds, sets = sample
+    rng = random.Random(seed)
+    live = [max(0, 4 - c - rng.choice((0, 0, 1, 2, 4))) for c in counts]
+    live_wilds = rng.randint(0, 3)
+    for target in ALL_TARGETS:
+        got = acceptance(list(counts), wilds, sets, target, live, live_wilds)
+        assert got == _reference_acceptance(counts, wilds, sets, target, live, live_wilds), target
+        work = list(counts)
+        assert best_next_acceptance(work, wilds, sets, target, live, live_wilds) == pytest.approx(
+            _reference_next(counts, wilds, sets, target, live, live_wilds)
+        ), target
+        assert work == counts  # restored
+

@@ -125,11 +125,73 @@ def distance(counts: Sequence[int], wilds: int, sets: int, target: Target) -> in
     raise ValueError(f"unknown target kind {kind!r}")
 
 
-@lru_cache(maxsize=32_768)
+class _Rows:
+    """A bounded cache of rows keyed by bytes: a plain dict, emptied when full. Its keys and
+    rows hold only bytes and ints, so the garbage collector stops tracking them (an
+    ``lru_cache``'s linked nodes stay tracked and make every full collection longer)."""
+
+    __slots__ = ("limit", "table")
+
+    def __init__(self, limit: int = 32_768) -> None:
+        self.limit = limit
+        self.table: dict[bytes, tuple] = {}
+
+    def put(self, key: bytes, row: tuple) -> tuple:
+        if len(self.table) >= self.limit:
+            self.table.clear()
+        self.table[key] = row
+        return row
+
+
+ANY = Target("any")
+_KIND_CODES = {"any": 0, "qingyise": 1, "hunyise": 2, "duiduihe": 3, "quanlaotou": 4}
+_DRAW_ROWS = _Rows()
+_DISCARD_ROWS = _Rows()
+
+
+def _row_key(key: bytes, wilds: int, sets: int, target: Target) -> bytes:
+    suit = 3 if target.suit is None else target.suit
+    return key + bytes((wilds, sets, _KIND_CODES[target.kind], suit, target.triplets))
+
+
 def _after_each_draw(key: bytes, wilds: int, sets: int) -> tuple[int, ...]:
     """The shanten after drawing each of the 34 kinds (``counts`` as bytes), cached: the
     second ply meets the same hand from several orders of draw and discard."""
-    return tuple(shanten_after_each(key, wilds, sets, range(NUM)))
+    cache_key = _row_key(key, wilds, sets, ANY)
+    row = _DRAW_ROWS.table.get(cache_key)
+    if row is None:
+        row = _DRAW_ROWS.put(cache_key, tuple(shanten_after_each(key, wilds, sets, range(NUM))))
+    return row
+
+
+def _pattern_draw_row(key: bytes, sets: int, target: Target) -> tuple[int, ...]:
+    """The wild-free distance toward a pattern ``target`` after drawing each of its kinds
+    (``target.kinds()`` order), cached by the hand."""
+    cache_key = _row_key(key, 0, sets, target)
+    row = _DRAW_ROWS.table.get(cache_key)
+    if row is None:
+        row = _DRAW_ROWS.put(cache_key, _pattern_draw_distances(key, sets, target))
+    return row
+
+
+def _pattern_draw_distances(key: bytes, sets: int, target: Target) -> tuple[int, ...]:
+    """A triplet pattern's distance depends only on how many copies each kind has, so kinds
+    held equally often share one answer."""
+    counts = list(key)
+    by_copies = target.triplets or target.kind == "duiduihe"
+    known: dict[int, int] = {}
+    out = []
+    for k in target.kinds():
+        held = counts[k]
+        if by_copies and held in known:
+            out.append(known[held])
+            continue
+        counts[k] += 1
+        d = distance(counts, 0, sets, target)
+        counts[k] -= 1
+        known[held] = d
+        out.append(d)
+    return tuple(out)
 
 
 def acceptance(
@@ -156,15 +218,11 @@ def acceptance(
                 total += live[k]
                 kinds.append(k)
     else:
-        for k in target.kinds():
-            n = live[k]
-            if n <= 0:
-                continue
-            counts[k] += 1
-            if distance(counts, wilds, sets, target) < base:
-                total += n
+        row = _pattern_draw_row(bytes(counts), sets, target)
+        for k, d in zip(target.kinds(), row, strict=True):
+            if live[k] > 0 and d - wilds < base:
+                total += live[k]
                 kinds.append(k)
-            counts[k] -= 1
     if live_wilds > 0:
         total += live_wilds  # a wild lowers any distance that is not already complete
     return base, total, kinds
@@ -208,11 +266,15 @@ def discard_options(
     return out
 
 
-@lru_cache(maxsize=32_768)
 def _after_each_discard(key: bytes, wilds: int, sets: int) -> tuple[tuple[int, int], ...]:
     """Each kind the hand (``counts`` as bytes) holds, with the shanten after discarding it."""
-    held = [j for j in range(NUM) if key[j] > 0]
-    return tuple(zip(held, shanten_after_each(key, wilds, sets, held, delta=-1), strict=True))
+    cache_key = _row_key(key, wilds, sets, ANY)
+    row = _DISCARD_ROWS.table.get(cache_key)
+    if row is None:
+        held = [j for j in range(NUM) if key[j] > 0]
+        after = shanten_after_each(key, wilds, sets, held, delta=-1)
+        row = _DISCARD_ROWS.put(cache_key, tuple(zip(held, after, strict=True)))
+    return row
 
 
 def _after_discards(
@@ -221,13 +283,37 @@ def _after_discards(
     """Each kind of ``target`` that the hand holds, with the distance after discarding it."""
     if target.kind == "any":
         return _after_each_discard(bytes(counts), wilds, sets)
-    held = [j for j in target.kinds() if counts[j] > 0]
+    return [(j, d - wilds) for j, d in _pattern_discard_row(bytes(counts), sets, target)]
+
+
+def _pattern_discard_row(key: bytes, sets: int, target: Target) -> tuple[tuple[int, int], ...]:
+    """Each kind of a pattern ``target`` the hand holds, with the wild-free distance after
+    discarding it, cached by the hand."""
+    cache_key = _row_key(key, 0, sets, target)
+    row = _DISCARD_ROWS.table.get(cache_key)
+    if row is None:
+        row = _DISCARD_ROWS.put(cache_key, _pattern_discard_distances(key, sets, target))
+    return row
+
+
+def _pattern_discard_distances(
+    key: bytes, sets: int, target: Target
+) -> tuple[tuple[int, int], ...]:
+    """As ``_pattern_draw_distances``, for each discard of a kind the hand holds."""
+    counts = list(key)
+    by_copies = target.triplets or target.kind == "duiduihe"
+    known: dict[int, int] = {}
     out = []
-    for j in held:
-        counts[j] -= 1
-        out.append((j, distance(counts, wilds, sets, target)))
-        counts[j] += 1
-    return out
+    for j in target.kinds():
+        held = counts[j]
+        if held == 0:
+            continue
+        if not (by_copies and held in known):
+            counts[j] -= 1
+            known[held] = distance(counts, 0, sets, target)
+            counts[j] += 1
+        out.append((j, known[held]))
+    return tuple(out)
 
 
 def best_next_acceptance(

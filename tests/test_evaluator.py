@@ -198,8 +198,27 @@ mahjong_shanten = pytest.importorskip("mahjong.shanten")
 @given(random_hands(13, max_wilds=0))
 def test_shanten_without_wilds_matches_mahjong_package(case):
     counts, _ = case
+    assume(counts.count(4) < 2)  # two kinds held four times: the known gap pinned below
     reference = mahjong_shanten.Shanten().calculate_shanten_for_regular_hand(counts)
     assert shanten(counts, 0, 4) == reference
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known gap: the dead-wait check runs only at shape distance 0, so a hand whose "
+    "every way to ready needs a fifth copy reads one nearer than it is (found 2026-12-04)",
+)
+def test_two_kinds_held_four_times_at_distance_one():
+    counts, _ = hand("1111m4444m678m12p")
+    assert not any(  # no exchange makes it ready with a live wait, so it is 2 from ready
+        shanten(_exchanged(counts, out, draw), 0, 4) == 0
+        for out in range(34)
+        if counts[out]
+        for draw in range(34)
+        if counts[draw] < 4 and draw != out
+    )
+    assert mahjong_shanten.Shanten().calculate_shanten_for_regular_hand(counts) == 2
+    assert shanten(counts, 0, 4) == 2
 
 
 @settings(max_examples=examples(100), deadline=None)

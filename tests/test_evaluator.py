@@ -389,6 +389,8 @@ def test_shanten_after_each_refuses_to_take_away_a_kind_not_held():
     counts, wilds = hand("123m456m789m1p2p3s4s")
     with pytest.raises(ValueError, match="kind 27 has no copy"):
         shanten_after_each(counts, wilds, 4, [27], delta=-1)
+    with pytest.raises(ValueError, match="delta must be 1 or -1"):
+        shanten_after_each(counts, wilds, 4, [0], delta=2)
 
 
 def _ref_triplet_shanten(pool: list[int], wilds: int, sets: int) -> int:

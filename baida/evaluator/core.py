@@ -105,6 +105,8 @@ def shanten_after_each(
     The same numbers as calling ``shanten`` once per kind, faster: one tile changes one part,
     so the other three parts are combined once per part instead of once per kind.
     """
+    if delta not in (1, -1):
+        raise ValueError(f"delta must be 1 or -1, got {delta!r}")
     key = bytes(counts)
     parts = (key[0:9], key[9:18], key[18:27], key[27:34])
     ids = [_part_id(parts[p], p) for p in range(4)]
@@ -272,7 +274,8 @@ def triplet_shanten(
     took_ones = min(ones, left)
     left -= took_ones
     triplet_missing = took_twos + 2 * took_ones + 3 * left
-    # one chosen kind is the pair: a kind below 3 needs one tile fewer as a pair, a 3 the same
+    # one chosen kind becomes the pair: one held fewer than 3 times then misses one tile less;
+    # when all are held 3 times, the pair is one of them with a tile to spare
     best = triplet_missing - 1 if took_threes < sets + 1 else triplet_missing
     return best - wilds - 1
 

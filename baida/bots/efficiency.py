@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from ..evaluator import shanten, shanten_after_each, triplet_shanten
 
@@ -125,6 +125,10 @@ def distance(counts: Sequence[int], wilds: int, sets: int, target: Target) -> in
     raise ValueError(f"unknown target kind {kind!r}")
 
 
+# the kinds changed and the distance after each change (two tuples: no object per kind)
+Row = tuple[tuple[int, ...], tuple[int, ...]]
+
+
 class _Rows:
     """A bounded cache of rows keyed by bytes: a plain dict, emptied when full. Its keys and
     rows hold only bytes and ints, so the garbage collector stops tracking them (an
@@ -132,66 +136,65 @@ class _Rows:
 
     __slots__ = ("limit", "table")
 
-    def __init__(self, limit: int = 32_768) -> None:
+    def __init__(self, limit: int = 65_536) -> None:
         self.limit = limit
-        self.table: dict[bytes, tuple] = {}
+        self.table: dict[bytes, Row] = {}
 
-    def put(self, key: bytes, row: tuple) -> tuple:
+    def put(self, key: bytes, row: Row) -> Row:
         if len(self.table) >= self.limit:
             self.table.clear()
         self.table[key] = row
         return row
 
 
-ANY = Target("any")
 _KIND_CODES = {"any": 0, "qingyise": 1, "hunyise": 2, "duiduihe": 3, "quanlaotou": 4}
-_DRAW_ROWS = _Rows()
-_DISCARD_ROWS = _Rows()
+_ROWS = _Rows()
 
 
-def _row_key(key: bytes, wilds: int, sets: int, target: Target) -> bytes:
+def _row(counts: Sequence[int], wilds: int, sets: int, target: Target, delta: int) -> Row:
+    """The kinds and the distance toward ``target`` with one copy more (``delta=1``) of each of the
+    target's kinds, or one fewer (-1) of each it holds; kept per hand, since the second ply
+    meets the same hand after several orders of draw and discard."""
+    key = bytes(counts)
     suit = 3 if target.suit is None else target.suit
-    return key + bytes((wilds, sets, _KIND_CODES[target.kind], suit, target.triplets))
-
-
-def _after_each_draw(key: bytes, wilds: int, sets: int) -> tuple[int, ...]:
-    """The shanten after drawing each of the 34 kinds (``counts`` as bytes), cached: the
-    second ply meets the same hand from several orders of draw and discard."""
-    cache_key = _row_key(key, wilds, sets, ANY)
-    row = _DRAW_ROWS.table.get(cache_key)
+    code = (wilds, sets, _KIND_CODES[target.kind], suit, target.triplets, delta > 0)
+    cache_key = key + bytes(code)
+    row = _ROWS.table.get(cache_key)
     if row is None:
-        row = _DRAW_ROWS.put(cache_key, tuple(shanten_after_each(key, wilds, sets, range(NUM))))
+        if delta > 0:
+            kinds = _target_kinds(target)
+        else:
+            kinds = tuple(k for k in target.kinds() if key[k] > 0)
+        if target.kind == "any":
+            after = shanten_after_each(key, wilds, sets, kinds, delta)
+        else:
+            after = _pattern_distances(list(key), wilds, sets, target, kinds, delta)
+        row = _ROWS.put(cache_key, (kinds, tuple(after)))
     return row
 
 
-def _pattern_draw_row(key: bytes, sets: int, target: Target) -> tuple[int, ...]:
-    """The wild-free distance toward a pattern ``target`` after drawing each of its kinds
-    (``target.kinds()`` order), cached by the hand."""
-    cache_key = _row_key(key, 0, sets, target)
-    row = _DRAW_ROWS.table.get(cache_key)
-    if row is None:
-        row = _DRAW_ROWS.put(cache_key, _pattern_draw_distances(key, sets, target))
-    return row
+@cache
+def _target_kinds(target: Target) -> tuple[int, ...]:
+    """``target.kinds()`` as one shared tuple (every draw row of the target holds it)."""
+    return tuple(target.kinds())
 
 
-def _pattern_draw_distances(key: bytes, sets: int, target: Target) -> tuple[int, ...]:
-    """A triplet pattern's distance depends only on how many copies each kind has, so kinds
-    held equally often share one answer."""
-    counts = list(key)
+def _pattern_distances(
+    counts: list[int], wilds: int, sets: int, target: Target, kinds: Sequence[int], delta: int
+) -> list[int]:
+    """``distance`` after changing each of ``kinds`` by ``delta``. A triplet pattern's distance
+    depends only on how many copies each kind has, so kinds held equally often share one."""
     by_copies = target.triplets or target.kind == "duiduihe"
     known: dict[int, int] = {}
     out = []
-    for k in target.kinds():
+    for k in kinds:
         held = counts[k]
-        if by_copies and held in known:
-            out.append(known[held])
-            continue
-        counts[k] += 1
-        d = distance(counts, 0, sets, target)
-        counts[k] -= 1
-        known[held] = d
-        out.append(d)
-    return tuple(out)
+        if not (by_copies and held in known):
+            counts[k] += delta
+            known[held] = distance(counts, wilds, sets, target)
+            counts[k] -= delta
+        out.append(known[held])
+    return out
 
 
 def acceptance(
@@ -211,18 +214,10 @@ def acceptance(
         return base, 0, []
     total = 0
     kinds: list[int] = []
-    if target.kind == "any":
-        after = _after_each_draw(bytes(counts), wilds, sets)
-        for k in range(NUM):
-            if live[k] > 0 and after[k] < base:
-                total += live[k]
-                kinds.append(k)
-    else:
-        row = _pattern_draw_row(bytes(counts), sets, target)
-        for k, d in zip(target.kinds(), row, strict=True):
-            if live[k] > 0 and d - wilds < base:
-                total += live[k]
-                kinds.append(k)
+    for k, d in zip(*_row(counts, wilds, sets, target, 1), strict=True):
+        if live[k] > 0 and d < base:
+            total += live[k]
+            kinds.append(k)
     if live_wilds > 0:
         total += live_wilds  # a wild lowers any distance that is not already complete
     return base, total, kinds
@@ -266,56 +261,6 @@ def discard_options(
     return out
 
 
-def _after_each_discard(key: bytes, wilds: int, sets: int) -> tuple[tuple[int, int], ...]:
-    """Each kind the hand (``counts`` as bytes) holds, with the shanten after discarding it."""
-    cache_key = _row_key(key, wilds, sets, ANY)
-    row = _DISCARD_ROWS.table.get(cache_key)
-    if row is None:
-        held = [j for j in range(NUM) if key[j] > 0]
-        after = shanten_after_each(key, wilds, sets, held, delta=-1)
-        row = _DISCARD_ROWS.put(cache_key, tuple(zip(held, after, strict=True)))
-    return row
-
-
-def _after_discards(
-    counts: list[int], wilds: int, sets: int, target: Target
-) -> Sequence[tuple[int, int]]:
-    """Each kind of ``target`` that the hand holds, with the distance after discarding it."""
-    if target.kind == "any":
-        return _after_each_discard(bytes(counts), wilds, sets)
-    return [(j, d - wilds) for j, d in _pattern_discard_row(bytes(counts), sets, target)]
-
-
-def _pattern_discard_row(key: bytes, sets: int, target: Target) -> tuple[tuple[int, int], ...]:
-    """Each kind of a pattern ``target`` the hand holds, with the wild-free distance after
-    discarding it, cached by the hand."""
-    cache_key = _row_key(key, 0, sets, target)
-    row = _DISCARD_ROWS.table.get(cache_key)
-    if row is None:
-        row = _DISCARD_ROWS.put(cache_key, _pattern_discard_distances(key, sets, target))
-    return row
-
-
-def _pattern_discard_distances(
-    key: bytes, sets: int, target: Target
-) -> tuple[tuple[int, int], ...]:
-    """As ``_pattern_draw_distances``, for each discard of a kind the hand holds."""
-    counts = list(key)
-    by_copies = target.triplets or target.kind == "duiduihe"
-    known: dict[int, int] = {}
-    out = []
-    for j in target.kinds():
-        held = counts[j]
-        if held == 0:
-            continue
-        if not (by_copies and held in known):
-            counts[j] -= 1
-            known[held] = distance(counts, 0, sets, target)
-            counts[j] += 1
-        out.append((j, known[held]))
-    return tuple(out)
-
-
 def best_next_acceptance(
     counts: list[int],
     wilds: int,
@@ -341,7 +286,7 @@ def best_next_acceptance(
         counts[k] += 1
         live_k = live[k]
         best = 0
-        for j, d in _after_discards(counts, wilds, sets, target):
+        for j, d in zip(*_row(counts, wilds, sets, target, -1), strict=True):
             if d < base:
                 counts[j] -= 1
                 _, u, _ = acceptance(counts, wilds, sets, target, live, live_wilds, base=d)

@@ -655,7 +655,11 @@ def test_the_silver_change_in_the_settlement_of_a_silver_table(
     page.wait_for_selector(".me-page .balance-big")
     page.wait_for_function("b => document.querySelector('.balance-big').textContent === String(b)",
                            arg=balance)
-    ledger = page.locator(".me-page table").nth(1).inner_text()
+    # the balance may already read right before the history arrives: wait for its rows, which
+    # come from one response and are added together
+    ledger_table = page.locator(".me-page table").nth(1)
+    ledger_table.locator("tbody tr").first.wait_for()
+    ledger = ledger_table.inner_text()
     assert "牌局输赢" in ledger and f"+{owed}" in ledger and "台费" in ledger and "-3" in ledger
 
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import gc
 import random
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from baida.bots import efficiency
+from baida.bots.bounded import BoundedTable
 from baida.bots.efficiency import (
     Target,
     acceptance,
@@ -16,7 +19,7 @@ from baida.bots.efficiency import (
     discard_options,
     distance,
 )
-from baida.evaluator import pattern_shanten, shanten
+from baida.evaluator import pattern_shanten, shanten, triplet_shanten
 from baida.tiles import counts34, parse_tiles
 
 FULL_LIVE = [4] * 34
@@ -58,6 +61,39 @@ def test_distances_agree_with_the_evaluator(sample: tuple[list[int], int, int]) 
     assert distance(counts, wilds, sets, Target("quanlaotou")) == pattern_shanten(
         counts, wilds, sets, "quanlaotou"
     )
+    for suit in range(3):  # a pattern with 对对和: the triplets of the kinds it may hold
+        own = bytes(counts[9 * suit : 9 * suit + 9])
+        assert distance(counts, wilds, sets, Target("qingyise", suit, triplets=True)) == (
+            triplet_shanten(own, wilds, sets)
+        )
+        assert distance(counts, wilds, sets, Target("hunyise", suit, triplets=True)) == (
+            triplet_shanten(own + bytes(counts[27:34]), wilds, sets)
+        )
+
+
+def test_the_tables_hold_nothing_the_garbage_collector_walks() -> None:
+    counts, wilds = hand("1112345678999m*")
+    counts[0] -= 1  # 13 tiles with the wild
+    live = live_after(counts)
+    for target in ALL_TARGETS:
+        acceptance(counts, wilds, 4, target, live, 3)
+        best_next_acceptance(counts, wilds, 4, target, live, 3)
+    # a pass stops tracking a tuple whose items are untracked: the second pass, a row's tuple of
+    # two tuples
+    gc.collect()
+    gc.collect()
+    tables = (efficiency._ROWS, efficiency._SUIT, efficiency._MIXED, efficiency._HONOURS,
+              efficiency._TRIPLETS)
+    assert all(t.table for t in tables)
+    for table in tables:
+        assert not any(gc.is_tracked(k) or gc.is_tracked(v) for k, v in table.table.items())
+
+
+def test_a_bounded_table_empties_when_full() -> None:
+    table: BoundedTable[bytes, int] = BoundedTable(2)
+    assert table.put(b"a", 1) == 1 and table.put(b"b", 2) == 2
+    assert table.put(b"c", 3) == 3
+    assert table.table == {b"c": 3}
 
 
 @settings(max_examples=100, deadline=None)

@@ -13,11 +13,12 @@ dictionary lookup.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 
 from ..evaluator import shanten, shanten_after_each, triplet_shanten
+from .bounded import BoundedTable
 
 NUM = 34
 HONOUR_SLICE = slice(27, 34)
@@ -73,32 +74,34 @@ class Target:
 # every suit, so one-suit parts are cached without their suit.
 
 
-@lru_cache(maxsize=100_000)
-def _suit_distance(part: bytes, sets: int) -> int:
-    counts = [0] * NUM
-    counts[0:9] = part
-    return shanten(counts, 0, sets)
+# keyed by the part's bytes and then the number of sets
+_SUIT: BoundedTable[bytes, int] = BoundedTable(100_000)  # one suit, the same in every suit
+_MIXED: BoundedTable[bytes, int] = BoundedTable(200_000)  # one suit, then the honours
+_HONOURS: BoundedTable[bytes, int] = BoundedTable(20_000)
+_TRIPLETS: BoundedTable[bytes, int] = BoundedTable(200_000)  # 对对和: the kinds it may hold
 
 
-@lru_cache(maxsize=200_000)
-def _mixed_distance(part: bytes, honours: bytes, sets: int) -> int:
-    counts = [0] * NUM
-    counts[0:9] = part
-    counts[27:34] = honours
-    return shanten(counts, 0, sets)
+def _suit_only(part: bytes, sets: int) -> int:
+    return shanten([*part, *bytes(25)], 0, sets)
 
 
-@lru_cache(maxsize=20_000)
-def _honour_distance(honours: bytes, sets: int) -> int:
-    counts = [0] * NUM
-    counts[27:34] = honours
-    return shanten(counts, 0, sets)
+def _suit_and_honours(part: bytes, sets: int) -> int:
+    return shanten([*part[:9], *bytes(18), *part[9:]], 0, sets)
 
 
-@lru_cache(maxsize=200_000)
-def _triplet_distance(pool: bytes, sets: int) -> int:
-    """对对和 distance (no wilds) of the kinds in ``pool``, cached by the pool."""
+def _honours_only(part: bytes, sets: int) -> int:
+    return shanten([*bytes(27), *part], 0, sets)
+
+
+def _triplets(pool: bytes, sets: int) -> int:
     return triplet_shanten(pool, 0, sets)
+
+
+def _cached(table: BoundedTable[bytes, int], part: bytes, sets: int,
+            compute: Callable[[bytes, int], int]) -> int:
+    key = part + bytes((sets,))
+    got = table.table.get(key)
+    return table.put(key, compute(part, sets)) if got is None else got
 
 
 def distance(counts: Sequence[int], wilds: int, sets: int, target: Target) -> int:
@@ -107,48 +110,29 @@ def distance(counts: Sequence[int], wilds: int, sets: int, target: Target) -> in
     if kind == "any":
         return shanten(counts, wilds, sets)
     if kind == "quanlaotou":  # honours only: always triplets and a pair
-        return _honour_distance(bytes(counts[27:34]), sets) - wilds
+        return _cached(_HONOURS, bytes(counts[27:34]), sets, _honours_only) - wilds
     if kind == "duiduihe":
-        return _triplet_distance(bytes(counts), sets) - wilds
+        return _cached(_TRIPLETS, bytes(counts), sets, _triplets) - wilds
     assert target.suit is not None
     lo = 9 * target.suit
-    if target.triplets:
-        pool = bytes(counts[lo : lo + 9])
-        if kind == "hunyise":
-            pool += bytes(counts[27:34])
-        return _triplet_distance(pool, sets) - wilds
-    part = bytes(counts[lo : lo + 9])
-    if kind == "qingyise":
-        return _suit_distance(part, sets) - wilds
+    pool = bytes(counts[lo : lo + 9])
     if kind == "hunyise":
-        return _mixed_distance(part, bytes(counts[27:34]), sets) - wilds
-    raise ValueError(f"unknown target kind {kind!r}")
+        pool += bytes(counts[27:34])
+    elif kind != "qingyise":
+        raise ValueError(f"unknown target kind {kind!r}")
+    if target.triplets:  # the pools' lengths (9, 16, 34) keep them apart
+        return _cached(_TRIPLETS, pool, sets, _triplets) - wilds
+    if kind == "qingyise":
+        return _cached(_SUIT, pool, sets, _suit_only) - wilds
+    return _cached(_MIXED, pool, sets, _suit_and_honours) - wilds
 
 
 # the kinds changed and the distance after each change (two tuples: no object per kind)
 Row = tuple[tuple[int, ...], tuple[int, ...]]
 
 
-class _Rows:
-    """A bounded cache of rows keyed by bytes: a plain dict, emptied when full. Its keys and
-    rows hold only bytes and ints, so the garbage collector stops tracking them (an
-    ``lru_cache``'s linked nodes stay tracked and make every full collection longer)."""
-
-    __slots__ = ("limit", "table")
-
-    def __init__(self, limit: int = 65_536) -> None:
-        self.limit = limit
-        self.table: dict[bytes, Row] = {}
-
-    def put(self, key: bytes, row: Row) -> Row:
-        if len(self.table) >= self.limit:
-            self.table.clear()
-        self.table[key] = row
-        return row
-
-
 _KIND_CODES = {"any": 0, "qingyise": 1, "hunyise": 2, "duiduihe": 3, "quanlaotou": 4}
-_ROWS = _Rows()
+_ROWS: BoundedTable[bytes, Row] = BoundedTable(65_536)  # ~22 MB when full
 
 
 def _row(counts: Sequence[int], wilds: int, sets: int, target: Target, delta: int) -> Row:

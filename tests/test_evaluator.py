@@ -25,6 +25,7 @@ from baida.evaluator import (
     waits,
     wild_faces_of,
 )
+from baida.evaluator.capped import capped_shanten
 from baida.tiles import WILD, counts34, parse_tiles
 
 # --- references ---------------------------------------------------------------------------
@@ -98,6 +99,33 @@ def random_hands(draw, size: int, max_wilds: int = 1):
     counts = counts34(kinds)
     assume(max(counts) <= 4)
     return counts, wilds
+
+
+@st.composite
+def hands_holding_four(draw, max_wilds: int = 1, fours: int = 1, size: int = 13):
+    """``size`` tiles around ``fours`` kinds held four times (so that dead waits are common)."""
+    held = draw(st.lists(st.integers(0, 33), min_size=fours, max_size=fours, unique=True))
+    tiles = [kind for kind in held for _ in range(4)]
+    while len(tiles) < size:
+        shape, tile = draw(st.sampled_from(SETS))
+        group = [tile, tile + 1, tile + 2] if shape == "seq" else [tile] * 3
+        if len(tiles) + 3 > size:
+            group = [draw(st.integers(0, 33))]
+        tiles += group
+    counts = counts34(tiles)
+    assume(max(counts) <= 4)
+    wilds = draw(st.integers(0, max_wilds))
+    spare = [k for k in range(34) if counts[k] and k not in held]
+    for kind in draw(st.permutations(spare))[:wilds]:
+        counts[kind] -= 1
+    return counts, wilds
+
+
+def several_fours(max_wilds: int = 0):
+    """Hands of 13 or 14 tiles holding two or three kinds four times."""
+    return st.one_of(
+        *(hands_holding_four(max_wilds, fours, size) for fours in (2, 3) for size in (13, 14))
+    )
 
 
 # --- tests -------------------------------------------------------------------------------
@@ -198,17 +226,12 @@ mahjong_shanten = pytest.importorskip("mahjong.shanten")
 @given(random_hands(13, max_wilds=0))
 def test_shanten_without_wilds_matches_mahjong_package(case):
     counts, _ = case
-    assume(counts.count(4) < 2)  # two kinds held four times: the known gap pinned below
     reference = mahjong_shanten.Shanten().calculate_shanten_for_regular_hand(counts)
     assert shanten(counts, 0, 4) == reference
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known gap: the dead-wait check runs only at shape distance 0, so a hand whose "
-    "every way to ready needs a fifth copy reads one nearer than it is (found 2026-12-04)",
-)
-def test_two_kinds_held_four_times_at_distance_one():
+def test_two_kinds_held_four_times_count_the_fifth_copy_on_the_route():
+    # the shape is one exchange from ready, but every such exchange waits on a fifth 1m or 4m
     counts, _ = hand("1111m4444m678m12p")
     assert not any(  # no exchange makes it ready with a live wait, so it is 2 from ready
         shanten(_exchanged(counts, out, draw), 0, 4) == 0
@@ -258,7 +281,8 @@ def test_pattern_shanten():
 
 
 @settings(max_examples=examples(100), deadline=None)
-@given(random_hands(13, max_wilds=1), st.sampled_from(["qingyise", "hunyise", "quanlaotou"]))
+@given(st.one_of(random_hands(13, max_wilds=1), several_fours()),
+       st.sampled_from(["qingyise", "hunyise", "quanlaotou"]))
 def test_pattern_shanten_is_shanten_of_the_kept_tiles(case, pattern):
     counts, wilds = case
     for suit in range(3):
@@ -300,25 +324,6 @@ def test_visible_copies_are_not_waits():
     assert held_copies(counts, [], absent=[five_p]) == seen
 
 
-@st.composite
-def hands_holding_four(draw, max_wilds: int = 1):
-    """13 tiles around a kind held four times (so that dead waits are common)."""
-    four = draw(st.integers(0, 33))
-    tiles = [four] * 4
-    while len(tiles) < 13:
-        shape, tile = draw(st.sampled_from(SETS))
-        group = [tile, tile + 1, tile + 2] if shape == "seq" else [tile] * 3
-        if len(tiles) + 3 > 13:
-            group = [draw(st.integers(0, 33))]
-        tiles += group
-    counts = counts34(tiles)
-    assume(max(counts) <= 4)
-    wilds = draw(st.integers(0, max_wilds))
-    for kind in draw(st.permutations([k for k in range(34) if counts[k] and k != four]))[:wilds]:
-        counts[kind] -= 1
-    return counts, wilds
-
-
 @settings(max_examples=examples(300), deadline=None)
 @given(hands_holding_four())
 def test_ready_means_a_live_wait_and_a_dead_one_is_one_exchange_away(case):
@@ -338,10 +343,10 @@ def test_ready_means_a_live_wait_and_a_dead_one_is_one_exchange_away(case):
         )
 
 
-def _distance_without_dead_waits(counts: list[int], wilds: int) -> int:
+def _distance_without_dead_waits(counts: list[int], wilds: int, sets: int = 4) -> int:
     from baida.evaluator.core import _distance_vector
 
-    return _distance_vector(counts)[9] - wilds - 1
+    return _distance_vector(counts)[2 * sets + 1] - wilds - 1
 
 
 def _exchanged(counts: list[int], out: int, draw: int) -> list[int]:
@@ -357,13 +362,42 @@ def _plus(counts: list[int], draw: int) -> list[int]:
     return work
 
 
-@settings(max_examples=examples(200), deadline=None)
-@given(hands_holding_four(max_wilds=0))
+@settings(max_examples=examples(300), deadline=None)
+@given(st.one_of(hands_holding_four(max_wilds=0), several_fours()))
 def test_shanten_of_hands_holding_four_matches_mahjong_package(case):
-    """The ``mahjong`` package does not count a wait on a fifth copy either."""
+    """The ``mahjong`` package does not count a fifth copy either, as a wait or on the way."""
     counts, _ = case
     reference = mahjong_shanten.Shanten().calculate_shanten_for_regular_hand(counts)
     assert shanten(counts, 0, 4) == reference
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(st.one_of(hands_holding_four(0, 2), hands_holding_four(0, 3)))
+def test_one_from_ready_exactly_when_one_exchange_makes_it_ready(case):
+    """Brute force at the boundary: draw any kind that can still come, throw any tile."""
+    counts, _ = case
+    value = shanten(counts, 0, 4)
+    if value < 1:
+        return
+    reachable = any(
+        shanten(_exchanged(counts, out, draw), 0, 4, _plus(counts, draw)) == 0
+        for out in range(34) if counts[out]
+        for draw in range(34) if counts[draw] < 4 and draw != out
+    )
+    assert reachable == (value == 1)
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(random_hands(16, max_wilds=0), random_hands(17, max_wilds=0))
+def test_the_fifth_copy_rule_changes_nothing_below_two_fours(case16, case17):
+    """Wenling's five sets: with at most one kind held four times, the capped count is the
+    shape's (with a dead wait at distance 0 counted as one), as with four sets."""
+    for (counts, _), sets in ((case16, 5), (case17, 5)):
+        capped = capped_shanten(counts, sets)
+        plain = shanten(counts, 0, sets)
+        if counts.count(4) < 2:
+            assert capped == plain
+        assert capped >= _distance_without_dead_waits(counts, 0, sets)
 
 
 # --- the bots' batch queries give the one-at-a-time answers ------------------------------
@@ -371,7 +405,8 @@ def test_shanten_of_hands_holding_four_matches_mahjong_package(case):
 
 @settings(max_examples=examples(150), deadline=None)
 @given(
-    st.one_of(random_hands(13, max_wilds=2), random_hands(14, max_wilds=2), hands_holding_four()),
+    st.one_of(random_hands(13, max_wilds=2), random_hands(14, max_wilds=2), hands_holding_four(),
+              several_fours(max_wilds=1)),
     st.sampled_from([1, -1]),
 )
 def test_shanten_after_each_is_shanten_of_each_changed_hand(case, delta):

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from . import tables
+from .capped import capped_shanten
 from .tables import (
     COMBINED,
     HONOUR_DIST,
@@ -88,9 +89,13 @@ def shanten(
 
     Ready means at least one live wait (``waits``): a hand of ``3 * sets + 1`` tiles whose
     every wait is dead, or one of ``3 * sets + 2`` whose every discard leaves only dead
-    waits, is not ready and counts 1. ``visible`` is as in ``waits``.
+    waits, is not ready and counts 1. ``visible`` is as in ``waits``. A hand without wilds
+    that holds two or more kinds four times is counted by ``capped_shanten``: no tile still
+    missing, at any distance, may be a fifth copy of those kinds.
     """
     distance = _distance_vector(counts)[2 * sets + 1] - wilds - 1
+    if distance >= 0 and not wilds and visible is None and counts.count(4) >= 2:
+        return capped_shanten(counts, sets)  # the shape's route may need a fifth copy
     if distance != 0 or (visible is None and 4 not in counts):
         return distance  # no wait can be dead: the shape decides
     return 0 if _ready(counts, wilds, sets, visible) else 1
@@ -113,6 +118,7 @@ def shanten_after_each(
     others: list[int | None] = [None, None, None, None]
     steps: list[tuple[int, ...] | None] = [None, None, None, None]
     index = 2 * sets + 1
+    quads = key.count(4) if not wilds else -9  # with wilds the shape decides
     out = []
     for kind in kinds:
         part = kind // 9
@@ -129,10 +135,11 @@ def shanten_after_each(
         if whole is None:
             whole = combine(vid, rest)
         distance = VECTORS[whole][index] - wilds - 1
-        if distance == 0:
+        held = key[kind] + delta
+        if distance == 0 or (distance > 0 and quads - (key[kind] == 4) + (held == 4) >= 2):
             work = list(key)
-            work[kind] += delta
-            if 4 in work:  # a dead wait may make it not ready
+            work[kind] = held
+            if 4 in work:  # a dead wait may make it not ready, a fifth copy farther
                 distance = shanten(work, wilds, sets)
         out.append(distance)
     return out
@@ -240,6 +247,21 @@ def held_copies(
     return out
 
 
+def _capped_missing(
+    counts: Sequence[int], sets: int, suit: int | None, honours: bool, missing: int
+) -> int:
+    """``missing`` (the shape's tiles missing from one suit and/or the honours), or what
+    ``capped_shanten`` counts when those tiles hold two or more kinds four times."""
+    suited = [] if suit is None else list(counts[9 * suit : 9 * suit + 9])
+    honoured = list(counts[27:34]) if honours else []
+    if missing < 1 or suited.count(4) + honoured.count(4) < 2:
+        return missing
+    kept = [0] * 34
+    kept[9 * (suit or 0) : 9 * (suit or 0) + len(suited)] = suited
+    kept[27 : 27 + len(honoured)] = honoured
+    return capped_shanten(kept, sets) + 1
+
+
 def _part_vector(counts: Sequence[int], part: int) -> tuple[int, ...]:
     b = bytes(counts)
     if part < 3:
@@ -297,10 +319,16 @@ def pattern_shanten(
             vec = _part_vector(counts, s)
             if honours is not None:
                 vec = VECTORS[combine(tables._intern(vec), tables._intern(honours))]
-            best = min(best, vec[2 * sets + 1])
+            missing = vec[2 * sets + 1]
+            if not wilds:  # as ``shanten`` of the pattern's tiles: a fifth copy may be on the route
+                missing = _capped_missing(counts, sets, s, honours is not None, missing)
+            best = min(best, missing)
         return best - wilds - 1
     if pattern == "quanlaotou":
-        return _part_vector(counts, 3)[2 * sets + 1] - wilds - 1
+        missing = _part_vector(counts, 3)[2 * sets + 1]
+        if not wilds:
+            missing = _capped_missing(counts, sets, None, True, missing)
+        return missing - wilds - 1
     if pattern == "duiduihe":
         return triplet_shanten(counts, wilds, sets)
     raise ValueError(f"unknown pattern {pattern!r}; expected one of {', '.join(PATTERNS)}")

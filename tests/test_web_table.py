@@ -28,6 +28,7 @@ from web_support import (
     play_until_settlement,
     quick_play,
     scripted_wall,
+    settlement_drawn,
     shot,
     wait_prompt,
 )
@@ -283,9 +284,16 @@ def test_the_seed_is_checked_in_the_page_against_the_commitment_shown_at_the_dea
     settlement = page.locator(".modal.settlement")
     settlement.locator(".st-links").wait_for(timeout=20000)
     assert WENLING_TIANHU_SEED.hex() in settlement.locator("code.seed").inner_text()
+    # verified at once, while a Wenling win's non-winners' items may still redraw the
+    # settlement: the answer stays through every redraw, and through a language switch
     settlement.locator("[data-act='verify']").click()
+    settlement_drawn(page)
     page.wait_for_selector(".st-verify-result.ok .st-verify-local.ok")
     assert "本页算出的 SHA-256(种子) 就是开局时公布的承诺" in settlement.inner_text()
+    page.locator("#lang-toggle").click()
+    page.wait_for_selector(".st-verify-result.ok .st-verify-local.ok")
+    assert "SHA-256(seed), computed in this page, is the commitment" in settlement.inner_text()
+    page.locator("#lang-toggle").click()
     # the page's own SHA-256 (for pages without Web Crypto) is the standard one
     samples = [bytes(range(n)) * 3 for n in (0, 1, 21, 55, 56, 64, 100)]
     digests = page.evaluate(
@@ -337,6 +345,7 @@ def test_a_reload_during_the_settlement_brings_the_stored_settlement_back(
     source = page.evaluate("window.baidaTable.state.settlement.source")
     assert source == ("hand_result" if mode == "resent" else "api")
     settlement.locator("[data-act='verify']").click()
+    settlement_drawn(page)  # a redraw after the click keeps the answer
     page.wait_for_selector(".st-verify-result.ok")
     shot(page, f"settlement-after-reload-{mode}-zh-{DESKTOP['width']}")
     # it still stays until dismissed, and then the next hand can start
@@ -476,6 +485,9 @@ def test_the_pointer_highlight_and_the_tenpai_hint_with_live_counts(
     quick_play(page, "jiaxing")
     assert wait_prompt(page)["kind"] == "turn"
     actor = table_actor(web, page)
+    # the hand is drawn anew when the page's /api/waits answer comes (it marks the discards
+    # that leave a waiting hand): wait for it before pointing at a tile and reading the marks
+    page.locator(".hand .tile-btn.tenpai-discard").first.wait_for()
     # the tile under the pointer lifts in a red frame; the others do not move
     style = "el => (s => [s.transform, s.boxShadow])(getComputedStyle(el))"
     tiles = page.locator(".hand .tile-btn.can")
@@ -535,7 +547,8 @@ def test_the_sheng_phase_banner_in_wenling(web: Web, monkeypatch: pytest.MonkeyP
         if prompt["kind"] == "turn":
             page.keyboard.press("End")
             page.keyboard.press("Enter")
-            if "win" in prompt["types"]:
+            # a 腊子 (three 得, or a set of flowers on a long hand) is a win offered too: it asks
+            if {"win", "lazi"} & set(prompt["types"]):
                 page.locator(".modal.guard").wait_for()
                 page.keyboard.press("x")
         elif "win" in prompt["types"]:
@@ -695,7 +708,8 @@ def test_the_focus_order_and_dialogs_that_trap_focus_and_give_it_back(
     page.locator(".hand .tile-btn.can[data-face='S']").click()
     claim = wait_prompt(page)
     assert claim["kind"] == "claim"
-    page.wait_for_timeout(300)  # the hint's request settles; nothing more redraws the bar
+    # the hint's request settles (one under way is kept as null); nothing more redraws the bar
+    page.wait_for_function("[...window.baidaTable.state.waits.values()].every(w => w !== null)")
     page.locator("a.skip").focus()
     order = []
     for _ in range(40):
@@ -739,6 +753,7 @@ def test_a_whole_hand_at_phone_size_without_horizontal_overflow(
     install_scenario(web.hall, monkeypatch, Scenario(config={"hands": 1}))
     page = web.page(PHONE)
     enter_as_guest(page, web.hall.base)
+    page.wait_for_selector(".table-row")  # the list of tables comes from a fetch: check it too
     no_overflow(page)
     quick_play(page, "jiaxing")
     checked = []
@@ -751,6 +766,8 @@ def test_a_whole_hand_at_phone_size_without_horizontal_overflow(
     assert turns >= 1 and len(checked) >= 2
     settlement = page.locator(".modal.settlement")
     settlement.locator(".st-table tbody tr").nth(3).wait_for()
+    # once stored it is drawn anew, wider (the totals, the links): check that one
+    settlement.locator(".st-links").wait_for(timeout=20000)
     no_overflow(page)
     box = settlement.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
@@ -778,6 +795,12 @@ def won_tianhu(
     return page, settlement
 
 
+FOLDED = """() => ({
+  bar: Boolean(document.querySelector('.table-status .st-bar')),
+  settlements: [...document.querySelectorAll('.modal.settlement')].map(e => e.innerText),
+})"""
+
+
 def test_the_settlement_stays_through_keys_and_folds_away_when_the_next_hand_needs_me(
     web: Web, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -792,8 +815,10 @@ def test_the_settlement_stays_through_keys_and_folds_away_when_the_next_hand_nee
     page.wait_for_function("(s => s.view && s.view.phase !== 'ended')(window.baidaTable.state)",
                            timeout=20000)
     bar = page.locator(".table-status .st-bar")
-    if not bar.count():
-        assert settlement.count() == 1 and "下一局已开始" in settlement.inner_text()
+    # read both in one go: the prompt may fold the settlement away between two reads
+    now = page.evaluate(FOLDED)
+    if not now["bar"]:
+        assert len(now["settlements"]) == 1 and "下一局已开始" in now["settlements"][0]
     bar.wait_for(timeout=20000)
     assert settlement.count() == 0
     prompt = wait_prompt(page)

@@ -270,6 +270,20 @@ OPEN_PROMPT = """() => {
 }"""
 
 
+SETTLEMENT_DRAWN = """() => {
+  const st = document.querySelector('.modal.settlement');
+  return Boolean(st && st.querySelector('.st-links'))
+    && ![...st.querySelectorAll('.st-nonwinner')].some(e => e.textContent === '…');
+}"""
+
+
+def settlement_drawn(page: Any, timeout: float = 20.0) -> None:
+    """Wait until the settlement is stored and drawn for the last time: a Wenling win's
+    non-winners' items come from a fetch after the hand is stored, and the settlement is then
+    drawn anew (a verification answer must survive it)."""
+    page.wait_for_function(SETTLEMENT_DRAWN, timeout=timeout * 1000)
+
+
 def wait_prompt(page: Any, timeout: float = 60.0) -> dict[str, Any]:
     """The next open prompt (or ``{"settlement": True}``)."""
     return page.wait_for_function(OPEN_PROMPT, timeout=timeout * 1000).json_value()
@@ -299,6 +313,8 @@ def play_until_settlement(page: Any, *, keyboard_every: int = 3, timeout: float 
         types = prompt["types"]
         if "win" in types:
             page.locator(".actions [data-act='w']").click()
+        elif "lazi" in types:  # a Wenling 腊子 is a win too; any discard would only ask first
+            page.locator(".actions [data-act='l']").click()
         elif prompt["kind"] == "santan":
             page.locator(".modal.santan [data-act='continue']").click()
         elif "pass" in types:

@@ -166,6 +166,24 @@ function allHands(view, result, ctx) {
       h("span", { class: "st-hand-who" }, who(seat, ctx)), revealedHand(view, hand, ctx))));
 }
 
+// each hand's verification answer, kept so that the settlement drawn anew (the non-winners'
+// items arriving, a language switch, the hand stored) shows it again, even one still under way
+const verifications = new Map();
+
+function showVerification(answer, v) {
+  if (v.error !== undefined) {
+    answer.textContent = t("st.verify_bad", { problems: v.error });
+    answer.className = "st-verify-result bad";
+    return;
+  }
+  const problems = v.problems.map((p) => (p.key ? t(p.key) : p.text));
+  answer.replaceChildren(
+    h("span", { class: `st-verify-local ${v.local ? "ok" : "bad"}` }, v.local ? t("st.verify_local_ok") : t("st.verify_local_bad")),
+    h("br"),
+    v.ok ? t("st.verify_ok") : t("st.verify_bad", { problems: problems.join("; ") }));
+  answer.className = `st-verify-result ${v.ok ? "ok" : "bad"}`;
+}
+
 function fairness(view, ctx) {
   const seed = view.seed || (view.result || {}).seed;
   const out = h("div", { class: "st-fair" });
@@ -175,30 +193,32 @@ function fairness(view, ctx) {
   }
   if (!ctx.handId) return seed ? out : null;
   const links = h("div", { class: "st-links" });
-  const answer = h("p", { class: "st-verify-result", role: "status" });
+  const handId = String(ctx.handId);
+  const answer = h("p", { class: "st-verify-result", role: "status", dataset: { hand: handId } });
+  if (verifications.has(handId)) showVerification(answer, verifications.get(handId));
   if (seed) {
     const button = h("button", { type: "button", class: "btn", dataset: { act: "verify" }, onclick: async () => {
       button.disabled = true;
+      let v;
       try {
         // in this page: the revealed seed against the commitment shown at the deal
         const local = await seedMatches(seed, view.commitment);
         // by the hall: its stored record replays to the same settlement
         const check = await get(`/api/hands/${ctx.handId}/verify`);
         const problems = [];
-        if (!local) problems.push(t("st.verify_local_bad"));
-        if (check.seed !== seed || check.commitment !== view.commitment) problems.push(t("st.verify_record_other"));
-        problems.push(...check.problems);
-        const ok = check.ok && problems.length === 0;
-        answer.replaceChildren(
-          h("span", { class: `st-verify-local ${local ? "ok" : "bad"}` }, local ? t("st.verify_local_ok") : t("st.verify_local_bad")),
-          h("br"),
-          ok ? t("st.verify_ok") : t("st.verify_bad", { problems: problems.join("; ") }));
-        answer.className = `st-verify-result ${ok ? "ok" : "bad"}`;
+        if (!local) problems.push({ key: "st.verify_local_bad" });
+        if (check.seed !== seed || check.commitment !== view.commitment) problems.push({ key: "st.verify_record_other" });
+        problems.push(...check.problems.map((text) => ({ text })));
+        v = { local, ok: check.ok && problems.length === 0, problems };
       } catch (err) {
-        answer.textContent = t("st.verify_bad", { problems: err.message });
-        answer.className = "st-verify-result bad";
+        v = { error: err.message };
       } finally {
         button.disabled = false;
+      }
+      verifications.set(handId, v);
+      // this settlement, or the one that replaced it meanwhile
+      for (const el of [answer, ...document.querySelectorAll(`.st-verify-result[data-hand="${handId}"]`)]) {
+        showVerification(el, v);
       }
     } }, t("st.verify"));
     links.append(button);

@@ -53,7 +53,11 @@ def is_complete(counts: Sequence[int], wilds: int = 0) -> bool:
 
 
 def _distance_vector(counts: Sequence[int]) -> tuple[int, ...]:
-    b = bytes(counts)
+    return _vector_of(bytes(counts))
+
+
+def _vector_of(b: bytes) -> tuple[int, ...]:
+    """The distance vector of a hand's 34 counts as bytes."""
     k = b[0:9]
     m = SUIT_DIST.get(k)
     if m is None:
@@ -93,10 +97,11 @@ def shanten(
     that holds two or more kinds four times is counted by ``capped_shanten``: no tile still
     missing, at any distance, may be a fifth copy of those kinds.
     """
-    distance = _distance_vector(counts)[2 * sets + 1] - wilds - 1
-    if distance >= 0 and not wilds and visible is None and counts.count(4) >= 2:
-        return capped_shanten(counts, sets)  # the shape's route may need a fifth copy
-    if distance != 0 or (visible is None and 4 not in counts):
+    key = bytes(counts)
+    distance = _vector_of(key)[2 * sets + 1] - wilds - 1
+    if distance >= 0 and not wilds and visible is None and 4 in key and key.count(4) >= 2:
+        return capped_shanten(key, sets)  # the shape's route may need a fifth copy
+    if distance != 0 or (visible is None and 4 not in key):
         return distance  # no wait can be dead: the shape decides
     return 0 if _ready(counts, wilds, sets, visible) else 1
 
@@ -118,7 +123,8 @@ def shanten_after_each(
     others: list[int | None] = [None, None, None, None]
     steps: list[tuple[int, ...] | None] = [None, None, None, None]
     index = 2 * sets + 1
-    quads = key.count(4) if not wilds else -9  # with wilds the shape decides
+    quads = key.count(4)
+    capping = not wilds and quads > 0  # one copy more or fewer may leave two quads
     out = []
     for kind in kinds:
         part = kind // 9
@@ -135,10 +141,11 @@ def shanten_after_each(
         if whole is None:
             whole = combine(vid, rest)
         distance = VECTORS[whole][index] - wilds - 1
-        held = key[kind] + delta
-        if distance == 0 or (distance > 0 and quads - (key[kind] == 4) + (held == 4) >= 2):
+        if distance == 0 or (
+            capping and distance > 0 and quads - (key[kind] == 4) + (key[kind] + delta == 4) >= 2
+        ):
             work = list(key)
-            work[kind] = held
+            work[kind] += delta
             if 4 in work:  # a dead wait may make it not ready, a fifth copy farther
                 distance = shanten(work, wilds, sets)
         out.append(distance)

@@ -416,7 +416,14 @@ def test_a_reload_and_a_dropped_connection_resume_the_same_view(
     assert _comparable(client) == _comparable(server)
     # a dropped connection: the page reconnects by itself and carries on
     dropped = page.evaluate_handle("window.baidaTable.socket.ws")
-    page.evaluate("window.baidaTable.socket.drop()")
+    # a discard clicked in the moment the connection goes is not taken as sent: the prompt
+    # stays open (the page says it is reconnecting), to be answered once it is back
+    lost = page.evaluate("""() => {
+        window.baidaTable.socket.drop();
+        [...document.querySelectorAll('.hand .tile-btn.can')].at(-1).click();
+        return window.baidaTable.state.prompt.answered;
+    }""")
+    assert not lost
     # the close comes later: until then the old connection still reads open, with its prompt
     page.wait_for_function("ws => (s => s.conn === 'open' && s.prompt)(window.baidaTable.state)"
                            " && window.baidaTable.socket.ws !== ws", arg=dropped)

@@ -75,8 +75,11 @@ export function mountTable(main, app, tableId, { autoplay = false } = {}) {
     render();
   }
 
+  /** Whether the message went out (a toast says so when the connection is down). */
   function send(message) {
-    if (!socket.send(message)) toast(t("table.reconnecting"), "error");
+    const sent = socket.send(message);
+    if (!sent) toast(t("table.reconnecting"), "error");
+    return sent;
   }
 
   function receive(m) {
@@ -399,8 +402,9 @@ export function mountTable(main, app, tableId, { autoplay = false } = {}) {
     if (!s.prompt || s.prompt.answered) return;
     s.actId += 1;
     const id = `a${s.actId}`;
+    // not sent (the connection is down): the prompt stays open, to answer once it is back
+    if (!send({ type: "act", seq: s.prompt.seq, action, id })) return;
     s.prompt.answered = id;
-    send({ type: "act", seq: s.prompt.seq, action, id });
     s.armed = null;
     closePromptModal();
     render();

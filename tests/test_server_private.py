@@ -91,7 +91,9 @@ async def test_the_seated_come_back_after_a_restart(tmp_path: Path) -> None:
     data = tmp_path / "hall"
     async with running_hall(data) as hall:
         host = await Client(hall).guest()
-        table = await private_table(hall, host)
+        # bots and 托管 take their time, so that the hand is still on when the hall stops (with
+        # instant bots 托管 could finish it between the people leaving and the stop)
+        table = await private_table(hall, host, timing={**INSTANT, "bot_turn": 60.0})
         friend = await Client(hall).guest()
         assert (await friend.post("/api/rooms", {"code": table["room_code"]})).status_code == 200
         await friend.open(table["id"])

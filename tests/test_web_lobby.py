@@ -28,9 +28,19 @@ def test_register_sign_in_create_a_table_take_a_seat_and_see_the_silver_history(
     page.wait_for_selector("#balance")
     assert page.locator(".topbar .who").inner_text() == name
     assert page.locator("#balance").inner_text() == "银子 1000"
-    # sign out, then sign in with the password
+    # sign out, then sign in with the password; the sign-in card is drawn once (a second
+    # drawing would wipe what is typed into it)
+    page.evaluate("""() => {
+        window.signinDrawn = 0;
+        new MutationObserver(records => records.forEach(r => r.addedNodes.forEach(n => {
+            if (n.querySelector && n.querySelector('.card.signin')) window.signinDrawn += 1;
+        }))).observe(document.body, {childList: true, subtree: true});
+    }""")
     page.get_by_role("button", name="退出登录").click()
     page.wait_for_selector("[data-act='guest']")
+    # the address's hashchange, if any, is handled by the next frames
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    assert page.evaluate("window.signinDrawn") == 1
     assert page.locator("#balance").count() == 0
     signin.get_by_placeholder("用户名").fill(name)
     signin.get_by_placeholder("密码").fill(password)

@@ -31,9 +31,10 @@ const app = {
     await post("/api/logout", {});
     this.me = null;
     setCsrf("");
-    location.hash = "#/";
     topBar();
-    route();
+    // to the lobby once: a changed address routes by its hashchange, an unchanged one here
+    if (location.hash === "#/") route();
+    else location.hash = "#/";
   },
   setBalance(n) {
     if (this.me) this.me.balance = n;

@@ -16,13 +16,14 @@ import argparse
 import gc
 import multiprocessing
 import resource
-import statistics
 import sys
 import time
 from dataclasses import asdict, dataclass
 
 from rich.console import Console
 from rich.table import Table
+
+from baida.bots.stats import percentile
 
 
 @dataclass
@@ -39,10 +40,6 @@ class Latency:
     worst_ms: float
     total_s: float
     peak_rss_mb: int
-
-
-def _quantile(ordered: list[float], q: float) -> float:
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def measure(bot: str, ruleset: str, hands: int, seed_start: int, gc_on: bool) -> Latency:
@@ -67,11 +64,10 @@ def measure(bot: str, ruleset: str, hands: int, seed_start: int, gc_on: bool) ->
             times.append((time.perf_counter() - began) * 1000)
             rnd.apply(action)
     gc.enable()
-    times.sort()
     return Latency(
         bot=bot, ruleset=ruleset, gc_on=gc_on, decisions=len(times),
-        median_ms=statistics.median(times), p99_ms=_quantile(times, 0.99),
-        p999_ms=_quantile(times, 0.999), worst_ms=times[-1], total_s=sum(times) / 1000,
+        median_ms=percentile(times, 50), p99_ms=percentile(times, 99),
+        p999_ms=percentile(times, 99.9), worst_ms=max(times), total_s=sum(times) / 1000,
         peak_rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
     )
 

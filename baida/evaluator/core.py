@@ -259,13 +259,13 @@ def _capped_missing(
 ) -> int:
     """``missing`` (the shape's tiles missing from one suit and/or the honours), or what
     ``capped_shanten`` counts when those tiles hold two or more kinds four times."""
-    suited = [] if suit is None else list(counts[9 * suit : 9 * suit + 9])
-    honoured = list(counts[27:34]) if honours else []
-    if missing < 1 or suited.count(4) + honoured.count(4) < 2:
-        return missing
     kept = [0] * 34
-    kept[9 * (suit or 0) : 9 * (suit or 0) + len(suited)] = suited
-    kept[27 : 27 + len(honoured)] = honoured
+    if suit is not None:
+        kept[9 * suit : 9 * suit + 9] = counts[9 * suit : 9 * suit + 9]
+    if honours:
+        kept[27:34] = counts[27:34]
+    if missing < 1 or kept.count(4) < 2:
+        return missing
     return capped_shanten(kept, sets) + 1
 
 

@@ -13,7 +13,9 @@ combination of per-part facts, so each part's count vector (as ``bytes``) is the
   being thrown away. Vectors are interned, and combined part by part through a second
   cached table (``combine``), so a shanten number costs a handful of dictionary lookups.
 
-Entries are computed by an exhaustive recursion on first sight of a key and cached.
+Entries are computed by an exhaustive recursion on first sight of a key and cached. The same
+recursion, told which kinds can no longer come (``dist_without``), gives the vectors that
+``capped.capped_shanten`` combines for hands holding two or more quads.
 """
 
 from __future__ import annotations
@@ -35,30 +37,30 @@ COMBINED: dict[int, int] = {}
 
 def _groups_with_lowest(counts: bytes, i: int, sequences: bool, allow_pair: bool):
     """Every group that holds one copy of kind ``i`` (the lowest left) and naturals only at or
-    above ``i``: yields (is_pair, naturals used as a tuple of indices, wilds needed)."""
+    above ``i``: yields (is_pair, naturals used as a tuple of indices, the kinds missing)."""
     c = counts[i]
     for used in range(1, min(c, 3) + 1):
-        yield False, (i,) * used, 3 - used
+        yield False, (i,) * used, (i,) * (3 - used)
     if allow_pair:
         for used in range(1, min(c, 2) + 1):
-            yield True, (i,) * used, 2 - used
+            yield True, (i,) * used, (i,) * (2 - used)
     if not sequences:
         return
     for start in (i - 2, i - 1, i):
         if start < 0 or start + 2 > 8:
             continue
         others = [p for p in (start, start + 1, start + 2) if p != i]
-        # every choice of natural (where one is left) or wild for the other two positions
-        choices: list[list[tuple[int, ...]]] = []
+        # every choice of natural (where one is left) or missing for the other two positions,
+        # as (natural, missing)
+        choices: list[list[tuple[tuple[int, ...], tuple[int, ...]]]] = []
         for p in others:
-            opts: list[tuple[int, ...]] = [()]
+            opts: list[tuple[tuple[int, ...], tuple[int, ...]]] = [((), (p,))]
             if p > i and counts[p] > 0:
-                opts.append((p,))
+                opts.append(((p,), ()))
             choices.append(opts)
-        for first in choices[0]:
-            for second in choices[1]:
-                naturals = (i,) + first + second
-                yield False, naturals, 3 - len(naturals)
+        for first, first_missing in choices[0]:
+            for second, second_missing in choices[1]:
+                yield False, (i,) + first + second, first_missing + second_missing
 
 
 def minus(counts: bytes, used: tuple[int, ...]) -> bytes:
@@ -76,22 +78,31 @@ def _need(counts: bytes, sequences: bool, pair: bool) -> int:
     if i < 0:
         return 2 if pair else 0
     best = INF
-    for is_pair, used, wilds in _groups_with_lowest(counts, i, sequences, pair):
-        rest = _need(minus(counts, used), sequences, pair and not is_pair)
-        if wilds + rest < best:
-            best = wilds + rest
+    for is_pair, used, missing in _groups_with_lowest(counts, i, sequences, pair):
+        rest = len(missing) + _need(minus(counts, used), sequences, pair and not is_pair)
+        if rest < best:
+            best = rest
     return best
 
 
+# groups made of missing tiles only: 3 per set and 2 for the pair
+_FROM_NOTHING = tuple(3 * (j // 2) + 2 * (j % 2) for j in range(VEC_LEN))
+_NOTHING = (0,) + (INF,) * (VEC_LEN - 1)  # no kind of the part can come
+
+
 @cache
-def _dist(counts: bytes, sequences: bool) -> tuple[int, ...]:
-    """Distance vector d[2k+p]: fewest tiles missing for k sets and p pairs from ``counts``."""
+def _dist(counts: bytes, sequences: bool, gone: bytes) -> tuple[int, ...]:
+    """Distance vector d[2k+p]: fewest tiles missing for k sets and p pairs from ``counts``;
+    none of the missing tiles of a kind marked in ``gone`` (``b""``: every kind can come)."""
     i = next((k for k, c in enumerate(counts) if c), -1)
     if i < 0:
-        return tuple(3 * (j // 2) + 2 * (j % 2) for j in range(VEC_LEN))
-    best = list(_dist(minus(counts, (i,)), sequences))  # throw one copy of i away
-    for is_pair, used, missing in _groups_with_lowest(counts, i, sequences, True):
-        sub = _dist(minus(counts, used), sequences)
+        return _NOTHING if gone and 0 not in gone else _FROM_NOTHING
+    best = list(_dist(minus(counts, (i,)), sequences, gone))  # throw one copy of i away
+    for is_pair, used, kinds in _groups_with_lowest(counts, i, sequences, True):
+        if gone and any(gone[k] for k in kinds):
+            continue  # a tile that can no longer come
+        sub = _dist(minus(counts, used), sequences, gone)
+        missing = len(kinds)
         if is_pair:
             for k in range(MAX_SETS + 1):
                 value = sub[2 * k] + missing
@@ -128,15 +139,21 @@ def need_code(key: bytes) -> int:
 
 
 def suit_dist(key: bytes) -> int:
-    vid = _intern(_dist(key, True))
+    vid = _intern(_dist(key, True, b""))
     SUIT_DIST[key] = vid
     return vid
 
 
 def honour_dist(key: bytes) -> int:
-    vid = _intern(_dist(bytes(sorted(key)), False))
+    vid = _intern(_dist(bytes(sorted(key)), False, b""))
     HONOUR_DIST[key] = vid
     return vid
+
+
+def dist_without(key: bytes, gone: bytes) -> int:
+    """The id of the distance vector of a suit (9 bytes) or the honours (7) where no missing
+    tile may be of a kind marked in ``gone`` (not kept in ``SUIT_DIST``/``HONOUR_DIST``)."""
+    return _intern(_dist(key, len(key) == 9, gone))
 
 
 def combine(a: int, b: int) -> int:

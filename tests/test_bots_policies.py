@@ -163,3 +163,46 @@ def test_strong_bots_baosanjia_exemption_is_the_engines() -> None:
                     compared += 1
             rnd.apply(bot.choose(rnd.view(seat), legal))
     assert compared > 50
+
+
+def _lazi_and_win_offered() -> tuple[Round, int]:
+    """A Wenling deal (played by ``efficient`` bots) up to a seat that drew its third 得 with a
+    hand the 得 completes: both a 腊子 and a win are offered."""
+    import hashlib
+
+    rnd = Round.from_seed("wenling", seed=hashlib.sha256(b"exact-value-22").digest())
+    bots = [make_bot("efficient", seed=22 * 4 + i) for i in range(4)]
+    while not rnd.ended:
+        seat = rnd.to_act[0]
+        legal = rnd.legal_actions(seat)
+        if {"win", "lazi"} <= {a.type for a in legal}:
+            return rnd, seat
+        rnd.apply(bots[seat].choose(rnd.view(seat), legal))
+    raise AssertionError("the deal never offered both")
+
+
+def test_every_automatic_chooser_takes_the_lazi_over_the_win() -> None:
+    """A 腊子 is worth 500, the cap of any win: the bots, 托管's fallbacks, the table's and the
+    terminal client's fixed rules and the terminal's win key all take it when both are offered
+    (the win would have paid 120 here)."""
+    from baida.client.play import auto_choice
+    from baida.table.driver import safe_action as driver_safe_action
+    from baida.tui.keys import build_menu
+
+    rnd, seat = _lazi_and_win_offered()
+    view, legal = rnd.view(seat), rnd.legal_actions(seat)
+    lazi = next(a for a in legal if a.type == "lazi")
+    for name in (*LADDER[1:], "tuoguan"):
+        assert make_bot(name, seed=0).choose(view, legal) is lazi, name
+    assert safe_action(view, legal) is lazi
+    assert driver_safe_action(legal) is lazi
+    prompt = {"actions": [a.to_json() for a in legal]}
+
+    class Tracker:
+        drawn = None
+
+    assert auto_choice(Tracker(), prompt)["type"] == "lazi"  # type: ignore[arg-type]
+    menu = build_menu(prompt["actions"], view.to_json(), "zh")
+    assert menu.resolve(menu.win_key).action["type"] == "lazi"
+    rnd.apply(lazi)
+    assert rnd.result.to_json()["score"]["points"] == 500

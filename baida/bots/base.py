@@ -49,7 +49,7 @@ class HeuristicBot:
         by_type: dict[str, list[Any]] = {}
         for a in legal_actions:
             by_type.setdefault(action_type(a), []).append(a)
-        for decisive in ("win", "lazi"):
+        for decisive in ("lazi", "win"):  # a 腊子 is 500, at least any win
             if decisive in by_type:
                 return by_type[decisive][0]
         seen = read_view(view)

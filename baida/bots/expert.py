@@ -187,7 +187,7 @@ class ExpertBot(StrongBot):
             raise ValueError("no legal action to choose from")
         if len(legal_actions) == 1:
             return legal_actions[0]
-        for decisive in ("win", "lazi"):
+        for decisive in ("lazi", "win"):  # a 腊子 is 500, at least any win
             for a in legal_actions:
                 if action_type(a) == decisive:
                     return a

@@ -30,7 +30,7 @@ def safe_action(view: Any, legal_actions: Sequence[Any]) -> Any:
     by_type: dict[str, list[Any]] = {}
     for a in legal_actions:
         by_type.setdefault(action_type(a), []).append(a)
-    for kind in ("win", "lazi", "pass", "continue"):
+    for kind in ("lazi", "win", "pass", "continue"):
         if kind in by_type:
             return by_type[kind][0]
     discards = by_type.get("discard")

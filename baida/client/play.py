@@ -78,9 +78,9 @@ class HandTracker:
 
 
 def auto_choice(tracker: HandTracker, prompt: dict[str, Any]) -> dict[str, Any]:
-    """A fixed rule: win, else pass or 坚持, else discard the tile just drawn."""
+    """A fixed rule: a 腊子, else win, else pass or 坚持, else discard the tile just drawn."""
     actions = prompt["actions"]
-    for kind in ("win", "lazi", "pass", "continue"):
+    for kind in ("lazi", "win", "pass", "continue"):
         for action in actions:
             if action["type"] == kind:
                 return action

@@ -515,12 +515,13 @@ _KIND = {TURN: "turn", CLAIM: "claim", ROB: "rob", SANTAN: "santan"}
 
 
 def safe_action(legal: list[Action], drawn: int | None = None) -> Action:
-    """A legal answer chosen by fixed rules: win, else pass / 坚持, else discard the tile
-    just drawn, else the last discard offered, else the first action."""
+    """A legal answer chosen by fixed rules: a 腊子 (500, at least any win), else win, else
+    pass / 坚持, else discard the tile just drawn, else the last discard offered, else the
+    first action."""
     by_type: dict[str, Action] = {}
     for a in legal:
         by_type.setdefault(a.type, a)
-    for kind in ("win", "lazi", "pass", "continue"):
+    for kind in ("lazi", "win", "pass", "continue"):
         if kind in by_type:
             return by_type[kind]
     discards = [a for a in legal if a.type == "discard"]

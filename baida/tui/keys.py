@@ -258,7 +258,7 @@ def build_menu(legal: Sequence[Action], view: Mapping[str, Any], lang: str = "zh
     for action in legal:
         kind = "kong" if action["type"] in KONG_TYPES else action["type"]
         by_type.setdefault(kind, []).append(action)
-    winning = next((kind for kind in ("win", "lazi") if kind in by_type), None)
+    winning = next((kind for kind in ("lazi", "win") if kind in by_type), None)
     menu.win_key = SINGLE_KEYS[winning] if winning else None
 
     discards = {a["tile"]: a for a in by_type.get("discard", [])}

@@ -410,9 +410,10 @@ export function mountTable(main, app, tableId, { autoplay = false } = {}) {
     render();
   }
 
-  /** The winning action offered now: 和, else a Wenling 腊子 (null when neither is). */
+  /** The winning action offered now: a Wenling 腊子 (500, at least any 和), else 和 (null when
+   * neither is). */
   function winAction() {
-    return offered("win")[0] || offered("lazi")[0] || null;
+    return offered("lazi")[0] || offered("win")[0] || null;
   }
 
   function winOffered() {

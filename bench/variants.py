@@ -6,6 +6,7 @@ a change can be measured against them in the arena
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from baida.bots.efficiency import Target
@@ -243,3 +244,110 @@ class ClaimWaitingExpert(WaitingExpert):
 
     name = "expert-claim-waiting"
     planner_claims = frozenset({"wenling"})
+
+
+# -- exact values of ready hands (Wenling) -------------------------------------------------
+
+
+class _ExactWaitPlanner(Planner):
+    """A planner whose Wenling ready hands are worth what the scorer gives each way to finish:
+    every wait kind, by the own draw and by a discard, and a drawn 得, each weighed by how
+    often it comes."""
+
+    def __init__(self, seen: Seen, **kwargs: Any) -> None:
+        super().__init__(seen, **kwargs)
+        from baida.bots.exact_value import ReadyValuer
+
+        self.valuer = ReadyValuer(seen, weighted_waits=self.weighted_waits)
+
+    def waiting_plans(self, counts, wilds, melds, draws, slack=2):  # type: ignore[override]
+        plans = super().waiting_plans(counts, wilds, melds, draws, slack)
+        if not self.use_values or not any(p.distance == 0 for p in plans):
+            return plans
+        exact = self.valuer.value(counts, wilds, melds)
+        if exact is None:
+            return plans
+        out = [replace(p, value=exact) if p.distance == 0 else p for p in plans]
+        out.sort(key=lambda p: -p.ev)
+        return out
+
+
+class ExactWaitExpert(ExpertBot):
+    """A candidate: ``expert`` whose Wenling ready hands are valued by the scorer
+    (``_ExactWaitPlanner``)."""
+
+    name = "expert-exact-waits"
+
+    def _planner(self, seen: Seen) -> Planner:
+        if seen.ruleset != "wenling":
+            return super()._planner(seen)
+        return _ExactWaitPlanner(
+            seen, use_values=self.use_values, claims=seen.ruleset in self.planner_claims,
+            weighted_waits=self.weighted_waits,
+        )
+
+
+class ExactClaimWaitingExpert(ExactWaitExpert):
+    """``ExactWaitExpert`` with ``ClaimWaitingExpert``'s planner settings."""
+
+    name = "expert-exact-claim-waiting"
+    weighted_waits = True
+    planner_claims = frozenset({"wenling"})
+
+
+class _ScaledExactWaitPlanner(_ExactWaitPlanner):
+    """``_ExactWaitPlanner`` with the exact values brought to the scale of the planner's other
+    estimates: divided by their mean ratio over ready hands of ``expert`` self-play (1.3)."""
+
+    exact_scale = 1 / 1.3
+
+    def waiting_plans(self, counts, wilds, melds, draws, slack=2):  # type: ignore[override]
+        plans = Planner.waiting_plans(self, counts, wilds, melds, draws, slack)
+        if not self.use_values or not any(p.distance == 0 for p in plans):
+            return plans
+        exact = self.valuer.value(counts, wilds, melds)
+        if exact is None:
+            return plans
+        exact *= self.exact_scale
+        out = [replace(p, value=exact) if p.distance == 0 else p for p in plans]
+        out.sort(key=lambda p: -p.ev)
+        return out
+
+
+class ScaledExactWaitExpert(ExactWaitExpert):
+    """``ExactWaitExpert`` with the scaled exact values (``_ScaledExactWaitPlanner``)."""
+
+    name = "expert-scaled-exact-waits"
+
+    def _planner(self, seen: Seen) -> Planner:
+        if seen.ruleset != "wenling":
+            return super()._planner(seen)
+        return _ScaledExactWaitPlanner(
+            seen, use_values=self.use_values, claims=seen.ruleset in self.planner_claims,
+            weighted_waits=self.weighted_waits,
+        )
+
+
+class RacingPlanExpert(ExpertBot):
+    """A candidate: ``expert`` whose Wenling planner discounts every plan's chance by the
+    chance that another player finishes first, per own draw (``simulation.race_hazard``)."""
+
+    name = "expert-racing-plans"
+
+    def _planner(self, seen: Seen) -> Planner:
+        planner = super()._planner(seen)
+        if seen.ruleset == "wenling":
+            planner.hazard = race_hazard(seen, planner.draws_left())
+        return planner
+
+
+class ExactRacingExpert(ScaledExactWaitExpert):
+    """``ScaledExactWaitExpert`` with ``RacingPlanExpert``'s discount."""
+
+    name = "expert-exact-racing"
+
+    def _planner(self, seen: Seen) -> Planner:
+        planner = super()._planner(seen)
+        if seen.ruleset == "wenling":
+            planner.hazard = race_hazard(seen, planner.draws_left())
+        return planner

@@ -283,15 +283,17 @@ def best_next_acceptance(
     return acc / weight if weight else 0.0
 
 
-def completion_probability(stages: Sequence[float], draws: int) -> float:
+def completion_probability(stages: Sequence[float], draws: int, hazard: float = 0.0) -> float:
     """Chance of ``len(stages)`` successes within ``draws`` tries, the ``i``-th success having
-    probability ``stages[i]`` per try (a staged negative binomial)."""
+    probability ``stages[i]`` per try (a staged negative binomial); ``hazard``: the chance per
+    try that the tries stop before it (another player finishes first)."""
     need = len(stages)
     if need == 0:
         return 1.0
     if draws <= 0:
         return 0.0
     ps = [min(max(p, 0.0), 1.0) for p in stages]
+    go_on = 1.0 - min(max(hazard, 0.0), 1.0)
     # dist[j] = probability of j successes so far
     dist = [0.0] * (need + 1)
     dist[0] = 1.0
@@ -300,7 +302,7 @@ def completion_probability(stages: Sequence[float], draws: int) -> float:
         nxt[need] = dist[need]
         for j in range(need):
             p = ps[j]
-            nxt[j] += dist[j] * (1 - p)
-            nxt[j + 1] += dist[j] * p
+            nxt[j] += dist[j] * (1 - p) * go_on
+            nxt[j + 1] += dist[j] * p * go_on
         dist = nxt
     return dist[need]

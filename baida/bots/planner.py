@@ -80,6 +80,7 @@ class Planner:
     tenpai_accept = TENPAI_ACCEPT
     step_accept = STEP_ACCEPT
     ron_factor = RON_FACTOR
+    hazard = 0.0  # per own draw: the chance the hand ends first (another player finishes)
 
     def __init__(
         self,
@@ -181,7 +182,7 @@ class Planner:
                 stages[-1] = 1 - (1 - stages[-1]) * (1 - ron)
             else:
                 stages[-1] = 1 - (1 - stages[-1]) ** self.ron_factor
-        return completion_probability(stages, draws)
+        return completion_probability(stages, draws, self.hazard)
 
     # -- evaluation of hands -----------------------------------------------------------------
     def waiting_plans(

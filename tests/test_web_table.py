@@ -103,6 +103,34 @@ def test_a_lazi_is_offered_loudly_and_no_discard_key_throws_it_away(
     assert settlement.locator(".st-formula").inner_text() == "满贯 500"  # the limit, no formula
 
 
+# Wenling: the dealer's three 得 also complete the hand (123p 456p 789p 123s, 4s5s with a 得,
+# a pair of 得): a 天和 and a 腊子 at once, and the 腊子 (500, the cap of any win) is the one
+# the guard offers.
+LAZI_AND_WIN = dict(
+    hands=["5m5m5m123p456p789p123s4s", "2s5s8s3m6m3p6p3s6s9m9pSWNCF",
+           "1m4m7m1p4p7p1s4s7s2m8m2p5p8pSN", "1m4m7m1p4p7p1s4s7s2m8m2p5p8pEN"],
+    indicator="5m", extra="5s",
+)
+
+
+def test_with_a_lazi_and_a_win_offered_the_guard_offers_the_lazi(
+    web: Web, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    page = scripted_quick_play(web, monkeypatch, "wenling", LAZI_AND_WIN, {"hands": 1})
+    prompt = wait_prompt(page)
+    assert {"lazi", "win"} <= set(prompt["types"])
+    page.keyboard.press("End")
+    page.keyboard.press("Enter")
+    guard = page.locator(".modal.guard")
+    guard.wait_for()
+    assert "按 L" in guard.inner_text() and "腊子和 (L)" in guard.inner_text()
+    guard.locator("[data-act='guard-win']").click()
+    settlement = page.locator(".modal.settlement")
+    settlement.wait_for()
+    assert "腊子" in settlement.inner_text()
+    assert settlement.locator(".st-formula").inner_text() == "满贯 500"
+
+
 def test_a_claim_key_or_button_never_drops_an_offered_win(
     web: Web, monkeypatch: pytest.MonkeyPatch
 ) -> None:

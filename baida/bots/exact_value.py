@@ -13,7 +13,7 @@ from ..hand import Hand, Meld
 from ..rules.options import OptionError, WenlingOptions
 from ..rules.wenling_tiles import WenlingTiles
 from ..scoring.wenling_winner import best_reading
-from ..tiles import NUM_KINDS, WILD
+from ..tiles import NUM_KINDS, WILD, WINDS
 from .bounded import BoundedTable
 from .features import Seen
 from .planner import RON_FACTOR, discard_weight
@@ -41,8 +41,9 @@ class ReadyValuer:
         self.options = _options(seen)
         specials = frozenset(seen.special_faces)
         faces = frozenset(k for k in range(NUM_KINDS) if k not in specials)
+        # the indicator itself is not needed: the roles it gives are in the view
         self.tiles = WenlingTiles(-1, frozenset(seen.wild_faces), specials, faces)
-        self.seat = seen.seat_wind - 27  # the scorer's seat: the wind's index (E = 0)
+        self.seat = WINDS.index(seen.seat_wind)  # the scorer's seat: the wind's index (E = 0)
         self.context = (self.seat, tuple(sorted(seen.flowers)), seen.wild_faces, specials,
                         self.options)
 

@@ -6,7 +6,6 @@ a change can be measured against them in the arena
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from baida.bots.efficiency import Target
@@ -19,7 +18,14 @@ from baida.bots.strong import StrongBot
 from baida.hand import Meld
 
 
-class EarlierWenlingExpert(ExpertBot):
+class _ApproximateReady:
+    """Mixin: Wenling ready hands valued as before 2026-12-05 (``targets.wenling_value``), so
+    that the candidates measured against that ``expert`` play as they were measured."""
+
+    exact_ready: frozenset[str] = frozenset()
+
+
+class EarlierWenlingExpert(_ApproximateReady, ExpertBot):
     """``expert`` before 2026-12-02: in Wenling a discard one step slower was weighed whenever
     an opponent might be ready or the 生牌阶段 was on (``wenling_liable_slack = False``)."""
 
@@ -27,7 +33,7 @@ class EarlierWenlingExpert(ExpertBot):
     wenling_liable_slack = False
 
 
-class ScaledJiaxingExpert(ExpertBot):
+class ScaledJiaxingExpert(_ApproximateReady, ExpertBot):
     """A candidate measured on 2026-12-02 and not kept: in Jiaxing the own hand's estimate
     scaled by 3 instead of 1.7, so that feeding an opponent weighs less against it
     (BENCHMARKS.md)."""
@@ -36,7 +42,7 @@ class ScaledJiaxingExpert(ExpertBot):
     jiaxing_own_scale = 3.0
 
 
-class SimulatingExpert(ExpertBot):
+class SimulatingExpert(_ApproximateReady, ExpertBot):
     """A candidate: the top discards' chances from 64 simulated futures (simulation.py)."""
 
     name = "expert-simulating"
@@ -104,7 +110,7 @@ class RacingStrongSantan(ExpertSantan, RacingStrong):
     name = "strong-racing-santan"
 
 
-class SimulatingPairsOnlyExpert(ExpertBot):
+class SimulatingPairsOnlyExpert(_ApproximateReady, ExpertBot):
     """A candidate: simulated chances, and only third claims (承包 pairs) weighed as feeds."""
 
     name = "expert-simulating-pairs"
@@ -112,14 +118,14 @@ class SimulatingPairsOnlyExpert(ExpertBot):
     feed_ordinary = False
 
 
-class ClaimAwareExpert(ExpertBot):
+class ClaimAwareExpert(_ApproximateReady, ExpertBot):
     """A candidate: ``expert`` whose planner counts claims (``Planner(claims=True)``)."""
 
     name = "expert-claim-aware"
     planner_claims = frozenset({"jiaxing", "wenling"})
 
 
-class StrongPlayExpert(ExpertBot):
+class StrongPlayExpert(_ApproximateReady, ExpertBot):
     """``expert`` with ``jiaxing_strong_play``: in Jiaxing it plays as ``StrongSantan`` does."""
 
     name = "expert-strong-play"
@@ -154,7 +160,7 @@ def committed_suit(seen: Seen, max_off: int) -> int | None:
     return None if best is None else best[1]
 
 
-class HunyiseExpert(ExpertBot):
+class HunyiseExpert(_ApproximateReady, ExpertBot):
     """``expert`` that, in Wenling, plays only for 混一色/清一色 once at most five concealed
     tiles are outside one suit and the honours (Wenling bots almost never win with a pattern)."""
 
@@ -169,14 +175,14 @@ class HunyiseExpert(ExpertBot):
         return super()._planner(seen)
 
 
-class SettlingExpert(ExpertBot):
+class SettlingExpert(_ApproximateReady, ExpertBot):
     """``expert`` with twice the weight on its Wenling non-winner total."""
 
     name = "expert-settling"
     wenling_nonwinner_weight = 3.0
 
 
-class RacingWenlingExpert(ExpertBot):
+class RacingWenlingExpert(_ApproximateReady, ExpertBot):
     """``expert`` with half the weight on its Wenling non-winner total."""
 
     name = "expert-racing-wenling"
@@ -194,7 +200,7 @@ class _StoppingPlanner(Planner):
         return super().value(target, counts, wilds, melds) + self.stop_bonus
 
 
-class StoppingExpert(ExpertBot):
+class StoppingExpert(_ApproximateReady, ExpertBot):
     """``expert`` that values its own Wenling win at its points plus the loss the win stops
     (``stop_weight`` times what it expects to pay the others, spread over the three payers)."""
 
@@ -220,7 +226,7 @@ class StoppingExpert2(StoppingExpert):
     stop_weight = 2.0
 
 
-class HalfFeedExpert(ExpertBot):
+class HalfFeedExpert(_ApproximateReady, ExpertBot):
     """``expert`` that weighs what a discard feeds the others (the claims it gives them) at
     half: between ``expert`` (all of it) and ``StrongSantan`` (ties only), which measured
     alike in Jiaxing."""
@@ -231,7 +237,7 @@ class HalfFeedExpert(ExpertBot):
         return 0.5 * super()._feed_cost(table, kind, own_ev)
 
 
-class WaitingExpert(ExpertBot):
+class WaitingExpert(_ApproximateReady, ExpertBot):
     """A candidate: ``expert`` whose Wenling ready hands weigh each wait by how often the
     others discard it (``Planner(weighted_waits=True)``)."""
 
@@ -249,88 +255,34 @@ class ClaimWaitingExpert(WaitingExpert):
 # -- exact values of ready hands (Wenling) -------------------------------------------------
 
 
-class _ExactWaitPlanner(Planner):
-    """A planner whose Wenling ready hands are worth what the scorer gives each way to finish:
-    every wait kind, by the own draw and by a discard, and a drawn 得, each weighed by how
-    often it comes."""
+class ScaledExactWaitExpert(ExpertBot):
+    """The candidate that became ``expert``'s Wenling play on 2026-12-05 (ready hands valued by
+    the scorer, ``Planner(exact_ready=True)``); now the same play as ``expert``."""
 
-    def __init__(self, seen: Seen, **kwargs: Any) -> None:
-        super().__init__(seen, **kwargs)
-        from baida.bots.exact_value import ReadyValuer
+    name = "expert-scaled-exact-waits"
 
-        self.valuer = ReadyValuer(seen, weighted_waits=self.weighted_waits)
 
-    def waiting_plans(self, counts, wilds, melds, draws, slack=2):  # type: ignore[override]
-        plans = super().waiting_plans(counts, wilds, melds, draws, slack)
-        if not self.use_values or not any(p.distance == 0 for p in plans):
-            return plans
-        exact = self.valuer.value(counts, wilds, melds)
-        if exact is None:
-            return plans
-        out = [replace(p, value=exact) if p.distance == 0 else p for p in plans]
-        out.sort(key=lambda p: -p.ev)
-        return out
+class ApproximateReadyExpert(_ApproximateReady, ExpertBot):
+    """``expert`` before 2026-12-05: Wenling ready hands valued by ``targets.wenling_value``."""
+
+    name = "expert-approximate-ready"
 
 
 class ExactWaitExpert(ExpertBot):
-    """A candidate: ``expert`` whose Wenling ready hands are valued by the scorer
-    (``_ExactWaitPlanner``)."""
+    """A candidate measured on 2026-12-04 and not kept: the scorer's values of ready hands
+    unscaled (1.3 times the approximate values of the other plans, on average)."""
 
     name = "expert-exact-waits"
 
     def _planner(self, seen: Seen) -> Planner:
-        if seen.ruleset != "wenling":
-            return super()._planner(seen)
-        return _ExactWaitPlanner(
-            seen, use_values=self.use_values, claims=seen.ruleset in self.planner_claims,
-            weighted_waits=self.weighted_waits,
-        )
+        planner = super()._planner(seen)
+        planner.exact_ready_scale = 1.0
+        return planner
 
 
-class ExactClaimWaitingExpert(ExactWaitExpert):
-    """``ExactWaitExpert`` with ``ClaimWaitingExpert``'s planner settings."""
-
-    name = "expert-exact-claim-waiting"
-    weighted_waits = True
-    planner_claims = frozenset({"wenling"})
-
-
-class _ScaledExactWaitPlanner(_ExactWaitPlanner):
-    """``_ExactWaitPlanner`` with the exact values brought to the scale of the planner's other
-    estimates: divided by their mean ratio over ready hands of ``expert`` self-play (1.3)."""
-
-    exact_scale = 1 / 1.3
-
-    def waiting_plans(self, counts, wilds, melds, draws, slack=2):  # type: ignore[override]
-        plans = Planner.waiting_plans(self, counts, wilds, melds, draws, slack)
-        if not self.use_values or not any(p.distance == 0 for p in plans):
-            return plans
-        exact = self.valuer.value(counts, wilds, melds)
-        if exact is None:
-            return plans
-        exact *= self.exact_scale
-        out = [replace(p, value=exact) if p.distance == 0 else p for p in plans]
-        out.sort(key=lambda p: -p.ev)
-        return out
-
-
-class ScaledExactWaitExpert(ExactWaitExpert):
-    """``ExactWaitExpert`` with the scaled exact values (``_ScaledExactWaitPlanner``)."""
-
-    name = "expert-scaled-exact-waits"
-
-    def _planner(self, seen: Seen) -> Planner:
-        if seen.ruleset != "wenling":
-            return super()._planner(seen)
-        return _ScaledExactWaitPlanner(
-            seen, use_values=self.use_values, claims=seen.ruleset in self.planner_claims,
-            weighted_waits=self.weighted_waits,
-        )
-
-
-class RacingPlanExpert(ExpertBot):
-    """A candidate: ``expert`` whose Wenling planner discounts every plan's chance by the
-    chance that another player finishes first, per own draw (``simulation.race_hazard``)."""
+class RacingPlanExpert(_ApproximateReady, ExpertBot):
+    """A candidate measured on 2026-12-04 and not kept: Wenling plans' chances discounted per
+    draw by the chance that another player finishes first (``simulation.race_hazard``)."""
 
     name = "expert-racing-plans"
 
@@ -341,8 +293,9 @@ class RacingPlanExpert(ExpertBot):
         return planner
 
 
-class ExactRacingExpert(ScaledExactWaitExpert):
-    """``ScaledExactWaitExpert`` with ``RacingPlanExpert``'s discount."""
+class ExactRacingExpert(ExpertBot):
+    """A candidate measured on 2026-12-04 and not kept: ``RacingPlanExpert``'s discount with
+    the scorer's values of ready hands."""
 
     name = "expert-exact-racing"
 

@@ -9,10 +9,14 @@ import pytest
 
 from baida.bots.exact_value import LIMIT, ReadyValuer
 from baida.bots.features import read_view
-from baida.bots.planner import RON_FACTOR
+from baida.bots.planner import EXACT_READY_SCALE, RON_FACTOR, Planner
 from baida.bots.policy import make_bot
 from baida.engine import Round
 from baida.tiles import WILD, parse_tiles
+
+
+def _flat(kind: int) -> float:
+    return RON_FACTOR - 1
 
 
 def _wins(hands: int, seed_tag: bytes) -> list[tuple[object, dict]]:
@@ -57,7 +61,7 @@ def test_every_win_scores_what_the_valuer_said_the_ready_hand_would() -> None:
         else:
             assert seen.last_discard is not None
             key = (seen.last_discard[1], True)
-        totals = ReadyValuer(seen).totals(counts, wilds, seen.melds)
+        totals = ReadyValuer(seen, _flat).totals(counts, wilds, seen.melds)
         assert totals[key] == result["score"]["points"], (result["seed"], key)
 
 
@@ -80,7 +84,7 @@ def _counts(notation: str) -> list[int]:
 
 def test_a_hand_that_is_not_ready_has_no_value() -> None:
     counts = _counts("1m4m7m1p4p7p1s4s7sESWNCF2m")  # 16 tiles, no two together
-    valuer = ReadyValuer(_seen_at_deal(parse_tiles("1m4m7m1p4p7p1s4s7sESWNCF2m")))
+    valuer = ReadyValuer(_seen_at_deal(parse_tiles("1m4m7m1p4p7p1s4s7sESWNCF2m")), _flat)
     assert valuer.totals(counts, 0, []) == {}
     assert valuer.value(counts, 0, []) is None
 
@@ -89,7 +93,7 @@ def test_the_weights_follow_the_live_tiles_and_a_third_de_is_a_lazi() -> None:
     # a ready hand: 123m 456m 789m 123p 456p and 9s, waiting on 9s (单吊) or a drawn 得
     counts = _counts("123m456m789m123p456p9s")
     seen = _seen_at_deal(parse_tiles("123m456m789m123p456p9s"))
-    valuer = ReadyValuer(seen)
+    valuer = ReadyValuer(seen, _flat)
     nine_s = parse_tiles("9s")[0]
     totals = valuer.totals(counts, 0, [])
     assert set(totals) == {(nine_s, False), (nine_s, True), (WILD, False)}
@@ -102,4 +106,34 @@ def test_the_weights_follow_the_live_tiles_and_a_third_de_is_a_lazi() -> None:
     assert valuer.value(counts, 0, []) == pytest.approx(expected)
     # two 得 in place of 56p: the same hand is ready, and drawing the third is a 腊子
     two_de = _counts("123m456m789m123p4p9s")
-    assert ReadyValuer(seen).totals(two_de, 2, [])[(WILD, False)] == LIMIT
+    assert ReadyValuer(seen, _flat).totals(two_de, 2, [])[(WILD, False)] == LIMIT
+
+
+def test_the_planner_values_ready_hands_exactly_only_when_asked() -> None:
+    """``Planner(exact_ready=True)`` (``expert`` in Wenling): a ready plan is worth the
+    valuer's value at the planner's scale, weighing discards as the planner does; plans
+    further from ready, and the planner without the option (``strong``), keep
+    ``targets.wenling_value``."""
+    counts = _counts("123m456m789m123p456p9s")
+    seen = _seen_at_deal(parse_tiles("123m456m789m123p456p9s1s"))
+    exact = Planner(seen, exact_ready=True)
+    approximate = Planner(seen)
+    draws = exact.draws_left()
+    ready = [p for p in exact.waiting_plans(list(counts), 0, [], draws) if p.distance == 0]
+    assert ready
+    expected = ReadyValuer(seen, exact.ron_weight).value(counts, 0, []) * EXACT_READY_SCALE
+    assert all(p.value == pytest.approx(expected) for p in ready)
+    plain = [p for p in approximate.waiting_plans(list(counts), 0, [], draws) if p.distance == 0]
+    assert [p.value for p in plain] == [approximate.value(p.target, counts, 0, []) for p in plain]
+    assert plain[0].value != pytest.approx(expected)
+    # one step from ready (45p and two lone tiles): the approximation either way
+    one_off = _counts("123m456m789m123p45p1s9s")
+    further = exact.waiting_plans(list(one_off), 0, [], draws)
+    assert further
+    for p in further:
+        assert p.distance > 0
+        assert p.value == approximate.value(p.target, one_off, 0, [])
+    # weighted waits weigh the discards by the measured ratios
+    weighted = Planner(seen, exact_ready=True, weighted_waits=True)
+    nine_s = parse_tiles("9s")[0]
+    assert weighted.ron_weight(nine_s) != exact.ron_weight(nine_s) == RON_FACTOR - 1

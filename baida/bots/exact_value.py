@@ -5,7 +5,7 @@ wait kind by the own draw and by another player's discard, and a drawn 得) scor
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..engine.round import resolve_options
 from ..evaluator import is_complete
@@ -16,7 +16,6 @@ from ..scoring.wenling_winner import best_reading
 from ..tiles import NUM_KINDS, WILD, WINDS
 from .bounded import BoundedTable
 from .features import Seen
-from .planner import RON_FACTOR, discard_weight
 
 LIMIT = 500  # a 腊子 (three 得 held) and the cap of every total
 # (hand, context) -> {(win tile, by discard): total}; the weights are applied per decision
@@ -33,11 +32,15 @@ def _options(seen: Seen) -> WenlingOptions:
 
 
 class ReadyValuer:
-    """Exact values of one seat's ready hands (Wenling), in what each loser pays (T/10)."""
+    """Exact values of one seat's ready hands (Wenling), in what each loser pays (T/10).
 
-    def __init__(self, seen: Seen, weighted_waits: bool = False) -> None:
+    ``ron_weight(kind)``: how many times more often a live copy of ``kind`` comes as another
+    player's discard than as the own draw (the planner's ``RON_FACTOR - 1``, or its
+    ``discard_weight`` with weighted waits)."""
+
+    def __init__(self, seen: Seen, ron_weight: Callable[[int], float]) -> None:
         self.seen = seen
-        self.weighted_waits = weighted_waits
+        self.ron_weight = ron_weight
         self.options = _options(seen)
         specials = frozenset(seen.special_faces)
         faces = frozenset(k for k in range(NUM_KINDS) if k not in specials)
@@ -96,9 +99,7 @@ class ReadyValuer:
             if k == WILD:
                 w = float(seen.live_wilds)
             elif by_discard:
-                w = seen.live[k] * (
-                    discard_weight(k, seen.visible[k]) if self.weighted_waits else RON_FACTOR - 1
-                )
+                w = seen.live[k] * self.ron_weight(k)
             else:
                 w = float(seen.live[k])
             weight_sum += w

@@ -162,6 +162,9 @@ class ExpertBot(StrongBot):
     # Wenling: a ready hand's waits weighed by how often the others discard them
     # (``Planner(weighted_waits=True)``); False: every live copy alike
     weighted_waits = False
+    # the rulesets whose ready hands are valued by the scorer (``Planner(exact_ready=True)``,
+    # ``exact_value.py``); measured ahead of the approximate values in Wenling (BENCHMARKS.md)
+    exact_ready: frozenset[str] = frozenset({"wenling"})
     feed_ordinary = True  # False: only a claim that makes a 承包 pair is weighed as a feed
     wenling_nonwinner_weight = NONWINNER_WEIGHT
     simulate_top = 4  # how many discards (by the planner's estimate) are simulated
@@ -278,6 +281,7 @@ class ExpertBot(StrongBot):
             use_values=self.use_values,
             claims=seen.ruleset in self.planner_claims,
             weighted_waits=self.weighted_waits,
+            exact_ready=seen.ruleset in self.exact_ready,
         )
 
     def _table(self, seen: Seen, view: Mapping[str, Any]) -> Table:

@@ -23,6 +23,7 @@ from .efficiency import (
     completion_probability,
     distance,
 )
+from .exact_value import ReadyValuer
 from .features import Seen
 from .targets import (
     JiaxingContext,
@@ -43,6 +44,10 @@ RON_FACTOR = 2.2  # Wenling: own draw plus claimable discards per turn cycle, fo
 PON_WEIGHT = 1.5
 CHI_WEIGHT = 0.5
 LATER_CLAIMS = 1.3
+# With ``exact_ready`` (Wenling): a ready hand's value from the scorer (``exact_value``), brought
+# to the scale of the approximate values of the hands further from ready by their mean ratio
+# over ready hands of ``expert`` self-play (1.3; BENCHMARKS.md, "Exact values of ready hands")
+EXACT_READY_SCALE = 1 / 1.3
 # With ``weighted_waits`` (Wenling): how many times more often the three opponents discard a
 # live copy of a kind in one turn cycle than this seat draws it, by the kind's category and how
 # many copies this seat sees (0-3), past the first third of the wall. Measured over 600 hands
@@ -81,6 +86,7 @@ class Planner:
     step_accept = STEP_ACCEPT
     ron_factor = RON_FACTOR
     hazard = 0.0  # per own draw: the chance the hand ends first (another player finishes)
+    exact_ready_scale = EXACT_READY_SCALE
 
     def __init__(
         self,
@@ -89,10 +95,17 @@ class Planner:
         patterns_in_wenling: bool = True,
         claims: bool = False,
         weighted_waits: bool = False,
+        exact_ready: bool = False,
     ):
         self.seen = seen
         # Wenling: a ready hand's waits weighed by how often the others discard each kind
         self.weighted_waits = weighted_waits and seen.ruleset == "wenling"
+        # Wenling: a ready hand valued by the scorer, each way to finish weighed
+        self.ready_valuer = (
+            ReadyValuer(seen, self.ron_weight)
+            if exact_ready and use_values and seen.ruleset == "wenling"
+            else None
+        )
         self.use_values = use_values
         self.patterns_in_wenling = patterns_in_wenling
         self.claims = claims  # steps before the last may come from claimed discards too
@@ -211,10 +224,21 @@ class Planner:
             if self.claims and d > 0:  # a ready hand's last tile: the rule of the ruleset
                 u = round(u + self.claimable(counts, t, kinds))
             v = self.value(t, counts, wilds, melds)
+            if d == 0 and self.ready_valuer is not None:
+                exact = self.ready_valuer.value(counts, wilds, melds)
+                if exact is not None:
+                    v = exact * self.exact_ready_scale
             discarded = self.discarded_waits(kinds) if d == 0 and self.weighted_waits else None
             plans.append(Plan(t, d, u, v, self.probability(d, u, draws, discarded=discarded)))
         plans.sort(key=lambda p: -p.ev)
         return plans
+
+    def ron_weight(self, kind: int) -> float:
+        """Wenling: how many times more often a live copy of ``kind`` comes as another
+        player's discard than as the own draw, for a ready hand's last tile."""
+        if self.weighted_waits:
+            return discard_weight(kind, self.seen.visible[kind])
+        return self.ron_factor - 1
 
     def discarded_waits(self, kinds: Sequence[int]) -> float:
         """A ready hand's waits as live copies weighted by how often the others discard them

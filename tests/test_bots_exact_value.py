@@ -137,3 +137,18 @@ def test_the_planner_values_ready_hands_exactly_only_when_asked() -> None:
     weighted = Planner(seen, exact_ready=True, weighted_waits=True)
     nine_s = parse_tiles("9s")[0]
     assert weighted.ron_weight(nine_s) != exact.ron_weight(nine_s) == RON_FACTOR - 1
+
+
+def test_the_cache_holds_nothing_the_garbage_collector_walks() -> None:
+    import gc
+
+    from baida.bots import exact_value
+
+    seen = _seen_at_deal(parse_tiles("123m456m789m123p456p9s"))
+    ReadyValuer(seen, _flat).value(_counts("123m456m789m123p456p9s"), 0, [])
+    ReadyValuer(seen, _flat).value(_counts("123m456m789m123p45p1s9s"), 0, [])
+    for _ in range(4):  # a pass stops tracking a tuple whose items are untracked: keys nest 3 deep
+        gc.collect()
+    table = exact_value._TOTALS.table
+    assert table
+    assert not any(gc.is_tracked(k) or gc.is_tracked(v) for k, v in table.items())

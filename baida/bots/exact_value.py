@@ -6,6 +6,7 @@ wait kind by the own draw and by another player's discard, and a drawn 得) scor
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import astuple
 
 from ..engine.round import resolve_options
 from ..evaluator import is_complete
@@ -18,7 +19,9 @@ from .bounded import BoundedTable
 from .features import Seen
 
 LIMIT = 500  # a 腊子 (three 得 held) and the cap of every total
-# (hand, context) -> {(win tile, by discard): total}; the weights are applied per decision
+# (hand, context) -> {(win tile, by discard): total}; the weights are applied per decision.
+# Keys and values are made of bytes, strings and numbers only, so that the garbage collector
+# stops tracking them (see ``bounded.py``).
 _TOTALS: BoundedTable[tuple, dict[tuple[int, bool], int]] = BoundedTable(20_000)
 
 
@@ -47,15 +50,15 @@ class ReadyValuer:
         # the indicator itself is not needed: the roles it gives are in the view
         self.tiles = WenlingTiles(-1, frozenset(seen.wild_faces), specials, faces)
         self.seat = WINDS.index(seen.seat_wind)  # the scorer's seat: the wind's index (E = 0)
-        self.context = (self.seat, tuple(sorted(seen.flowers)), seen.wild_faces, specials,
-                        self.options)
+        self.context = (self.seat, tuple(sorted(seen.flowers)), tuple(sorted(seen.wild_faces)),
+                        tuple(sorted(specials)), astuple(self.options))
 
     def totals(
         self, counts: Sequence[int], wilds: int, melds: Sequence[Meld]
     ) -> dict[tuple[int, bool], int]:
         """The winner's total for each finishing tile (a kind, or ``WILD``) and way (by a
         discard or not); empty when the hand is not ready."""
-        key = (bytes(counts), wilds, tuple(melds), self.context)
+        key = (bytes(counts), wilds, tuple((m.kind, m.tiles) for m in melds), self.context)
         cached = _TOTALS.table.get(key)
         if cached is not None:
             return cached

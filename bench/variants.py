@@ -280,27 +280,26 @@ class ExactWaitExpert(ExpertBot):
         return planner
 
 
-class RacingPlanExpert(_ApproximateReady, ExpertBot):
-    """A candidate measured on 2026-12-04 and not kept: Wenling plans' chances discounted per
-    draw by the chance that another player finishes first (``simulation.race_hazard``)."""
-
-    name = "expert-racing-plans"
+class _RacingPlans:
+    """Mixin: Wenling plans' chances discounted per draw by the chance that another player
+    finishes first (``Planner.hazard`` from ``simulation.race_hazard``)."""
 
     def _planner(self, seen: Seen) -> Planner:
-        planner = super()._planner(seen)
+        planner = super()._planner(seen)  # type: ignore[misc]
         if seen.ruleset == "wenling":
             planner.hazard = race_hazard(seen, planner.draws_left())
         return planner
 
 
-class ExactRacingExpert(ExpertBot):
+class RacingPlanExpert(_RacingPlans, _ApproximateReady, ExpertBot):
+    """A candidate measured on 2026-12-04 and not kept: ``expert`` (with the approximate
+    values of ready hands) whose plans are discounted by the race (``_RacingPlans``)."""
+
+    name = "expert-racing-plans"
+
+
+class ExactRacingExpert(_RacingPlans, ExpertBot):
     """A candidate measured on 2026-12-04 and not kept: ``RacingPlanExpert``'s discount with
     the scorer's values of ready hands."""
 
     name = "expert-exact-racing"
-
-    def _planner(self, seen: Seen) -> Planner:
-        planner = super()._planner(seen)
-        if seen.ruleset == "wenling":
-            planner.hazard = race_hazard(seen, planner.draws_left())
-        return planner

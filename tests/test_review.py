@@ -12,6 +12,7 @@ from baida.bots.arena import engine_seed
 from baida.bots.policy import make_bot
 from baida.cli import main
 from baida.engine import Round
+from baida.engine.records import read_record
 
 
 def _record(ruleset: str, seed: int) -> dict:
@@ -48,6 +49,21 @@ def test_review_lists_every_real_choice_with_the_best_alternative(record_file, c
             assert d["best"] == (d["cost"] == 0)
     totals = out["seats"]
     assert sum(s["decisions"] for s in totals.values()) == len(out["decisions"])
+
+
+def test_each_decision_names_the_events_that_came_before_it(record_file, capsys) -> None:
+    """``event_index``: the engine's events before the action, so a page stepping through the
+    events can show the decision where it was taken."""
+    assert main(["review", str(record_file), "--budget-ms", "5"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    rnd, actions, _ = read_record(json.loads(record_file.read_text(encoding="utf-8")))
+    before = []
+    for action in actions:
+        before.append(len(rnd.events))
+        rnd.apply(action)
+    for d in out["decisions"]:
+        assert d["event_index"] == before[d["index"]], d
+    assert all(d["event_index"] >= 1 for d in out["decisions"])
 
 
 def test_review_of_one_seat_and_in_replay(record_file, capsys) -> None:

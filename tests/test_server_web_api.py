@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from hypothesis_budget import examples
 from test_server_play import player
 
+from baida.bots.review import review_record
 from baida.client.play import HandTracker
 from baida.scoring import ScoreRequest, score
 from baida.server.waits import WaitsError, hand_waits
@@ -160,11 +161,29 @@ async def test_a_finished_hand_replays_for_its_players_only(tmp_path: Path, rule
             assert all(e["tiles"] for e in deals)  # a finished hand hides nothing
             assert review["view"]["result"]["payments"] == record["settlement"]["payments"]
             _check_nonwinners(review)
+            _check_decisions(await me.http.get(f"/api/hands/{summary['hand_id']}/review"),
+                             summary["hand_id"], record, events)
         stranger = await Client(hall).guest()
-        r = await stranger.http.get(f"/api/hands/{hands[0]['hand_id']}/replay")
-        assert r.status_code == 404
+        for what in ("replay", "review"):
+            r = await stranger.http.get(f"/api/hands/{hands[0]['hand_id']}/{what}")
+            assert r.status_code == 404 and "no finished hand of yours" in r.json()["error"]
         await me.close()
         await stranger.close()
+
+
+def _check_decisions(response: Any, hand_id: int, record: dict[str, Any],
+                     events: list[dict[str, Any]]) -> None:
+    """The bot's review of the player's own decisions is ``baida review`` of the record for
+    that seat, each decision placed among the replay's events."""
+    assert response.status_code == 200, response.text
+    got = response.json()
+    assert got["hand_id"] == hand_id and got["seat"] == 2
+    want = review_record(record, seats={2})
+    assert {k: got[k] for k in want} == want
+    assert got["decisions"], "a whole hand holds choices"
+    for d in got["decisions"]:
+        assert d["seat"] == 2 and d["action"] == record["actions"][d["index"]]
+        assert 1 <= d["event_index"] < len(events)
 
 
 def _check_nonwinners(review: dict[str, Any]) -> None:

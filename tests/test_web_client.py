@@ -30,6 +30,7 @@ from web_support import (
     wait_prompt,
 )
 
+from baida.bots.review import review_record
 from baida.engine import Round
 from baida.engine.records import read_record
 
@@ -164,6 +165,36 @@ def test_a_past_hand_full_of_claims_is_replayed_step_by_step_from_my_page(
                            ".startsWith('第 1/')")
     page.keyboard.press(" ")
     shot(page, f"replay-claims-{ruleset}-zh-{DESKTOP['width']}")
+    _check_the_bots_review(page, hand_id, record, steps)
+
+
+REVIEW_OF = "id => fetch(`/api/hands/${id}/review`).then(r => r.json())"
+
+
+def _check_the_bots_review(page: Any, hand_id: int, record: dict[str, Any], steps: int) -> None:
+    """Beside the replay, the bot's review of the player's own choices (``baida review`` of
+    the record for that seat): a summary, each choice at its step, the costliest a click away."""
+    got = page.evaluate(REVIEW_OF, hand_id)
+    want = review_record(record, seats={got["seat"]})
+    assert got["decisions"] == want["decisions"] and want["decisions"]
+    page.wait_for_selector(".rv-summary")
+    n, best = len(want["decisions"]), sum(d["best"] for d in want["decisions"])
+    assert f"你做了 {n} 个选择，{best} 个是机器人的首选" in page.locator(".rv-summary").inner_text()
+    costly = [d for d in want["decisions"] if d["cost"] >= 0.005]
+    assert costly, "throwing the tile just drawn is not always the bot's first choice"
+    worst = min(costly, key=lambda d: (-d["cost"], d["index"]))
+    page.locator(".rv-jump").first.click()
+    step = max(0, worst["event_index"] - 2)  # the table the choice was made at
+    assert page.locator(".replay-pos").inner_text().startswith(f"第 {step + 1}/{steps} 步")
+    here = page.locator(".rv-here li").first.inner_text()
+    assert "你选了打出" in here and f"少得 {worst['cost']:.2f}" in here, here
+    page.set_viewport_size(PHONE)
+    shot(page, f"replay-review-{record['ruleset']}-zh-{PHONE['width']}")
+    page.locator("#lang-toggle").click()  # in English too
+    assert f"You made {n} choices, {best} of them" in page.locator(".rv-summary").inner_text()
+    assert "the bot prefers" in page.locator(".rv-here li").first.inner_text()
+    page.locator("#lang-toggle").click()
+    page.set_viewport_size(DESKTOP)
 
 
 # ------------------------------------------------------------------ scripted hands

@@ -8,6 +8,7 @@ import itertools
 import re
 from pathlib import Path
 
+from baida.engine.actions import ACTION_TYPES
 from baida.server.store.ledger import ENTRY_KINDS
 from baida.server.table_config import TableConfig
 
@@ -16,7 +17,7 @@ I18N = Path(__file__).resolve().parents[1] / "baida" / "web" / "js" / "i18n.js"
 
 def _labels() -> dict[str, tuple[str, str]]:
     text = I18N.read_text(encoding="utf-8")
-    pairs = re.findall(r'"((?:badge|ledger)\.[a-z_]+)":\s*\["([^"]*)",\s*"([^"]*)"\]', text)
+    pairs = re.findall(r'"((?:badge|ledger|act)\.[a-z_]+)":\s*\["([^"]*)",\s*"([^"]*)"\]', text)
     return {key: (zh, en) for key, zh, en in pairs}
 
 
@@ -48,3 +49,11 @@ def test_every_kind_of_ledger_entry_has_a_chinese_and_an_english_label() -> None
     stale = sorted(key for key in labels
                    if key.startswith("ledger.") and key[len("ledger."):] not in ENTRY_KINDS)
     assert not stale, f"labels for entry kinds the ledger never writes: {stale}"
+
+
+def test_every_kind_of_action_has_a_chinese_and_an_english_label() -> None:
+    """The bot's review beside a replay names any action the engine has (``act.<type>``)."""
+    labels = _labels()
+    missing = sorted(kind for kind in ACTION_TYPES if f"act.{kind}" not in labels)
+    assert not missing, f"action types without a label in i18n.js: {missing}"
+    assert all(zh and en and zh != en for zh, en in (labels[f"act.{k}"] for k in ACTION_TYPES))

@@ -61,6 +61,7 @@ def _decision(
     best_other = max(others, key=lambda s: s.value, default=None)
     out: dict[str, Any] = {
         "index": index,
+        "event_index": len(rnd.events),  # the hand's events before it: the state decided in
         "seat": action.seat,
         "phase": rnd.phase,
         "wall_remaining": rnd.remaining,

@@ -8,6 +8,7 @@ person. State-changing requests of a signed-in session carry the ``X-CSRF-Token`
 from __future__ import annotations
 
 import functools
+import hashlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -24,7 +25,7 @@ from .chat import PHRASES
 from .connection import User
 from .hall import HallError
 from .logs import fields
-from .review import hand_review
+from .review import decision_review, hand_review
 from .runtime import Runtime
 from .store.errors import (
     AccountSuspended,
@@ -44,6 +45,8 @@ MAX_BODY = 64 * 1024
 MAX_RECORD = 2 * 1024 * 1024
 WAITS_CACHE_SIZE = 2048
 _WAITS_CACHE: dict[bytes, Any] = {}  # request body -> answer (oldest first)
+REVIEW_CACHE_SIZE = 256
+_REVIEW_CACHE: dict[tuple[bytes, int | None], Any] = {}  # (record digest, seat) -> review
 Handler = Callable[[Request], Awaitable[Response]]
 
 
@@ -338,6 +341,31 @@ async def hand_replay(request: Request) -> Response:
     return JSONResponse({"hand_id": hand_id, "number": info.number, **review})
 
 
+@endpoint(auth=True)
+async def hand_decisions(request: Request) -> Response:
+    """The ``expert`` bot's value of each decision the viewer made in a finished hand, beside
+    the best alternative (``baida review``); an admin who did not play it gets every seat's.
+    It runs in the bot workers once per hand and seat; a finished hand never changes, so the
+    answer is kept (keyed by the record's digest) for the next time it is asked for."""
+    rt = runtime_of(request)
+    hand_id, record = await _own_record(request)
+    uid = request.state.account.id
+    info = await rt.db.read(lambda s: s.hands.get(hand_id))
+    seat = info.seats.index(uid) if uid in info.seats else None
+    key = (hashlib.sha256(orjson.dumps(record, option=orjson.OPT_SORT_KEYS)).digest(), seat)
+    cached = _REVIEW_CACHE.get(key)
+    if cached is None:
+        assert rt.bots is not None
+        try:
+            cached = await rt.bots.run(decision_review, record, seat)
+        except (EngineError, ValueError) as exc:
+            return error(409, f"this hand cannot be reviewed: {str(exc)[:200]}")
+        _REVIEW_CACHE[key] = cached
+        if len(_REVIEW_CACHE) > REVIEW_CACHE_SIZE:
+            del _REVIEW_CACHE[next(iter(_REVIEW_CACHE))]
+    return JSONResponse({"hand_id": hand_id, "seat": seat, **cached})
+
+
 @endpoint(csrf=False)
 async def waits(request: Request) -> Response:
     """The 听牌 hint: the tiles that would win a hand (``baida.server.waits``). It may score
@@ -499,6 +527,7 @@ ROUTES = [
     Route("/api/hands/{hand_id}/record", hand_record, methods=["GET"]),
     Route("/api/hands/{hand_id}/verify", hand_verify, methods=["GET"]),
     Route("/api/hands/{hand_id}/replay", hand_replay, methods=["GET"]),
+    Route("/api/hands/{hand_id}/review", hand_decisions, methods=["GET"]),
     Route("/api/verify", verify_upload, methods=["POST"]),
     Route("/api/waits", waits, methods=["POST"]),
     Route("/api/tables", tables, methods=["GET", "POST"]),

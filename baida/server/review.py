@@ -5,13 +5,15 @@ Once a hand has ended nothing in it is secret (the record and the seed are given
 players), so the events are the engine's own, unredacted: the browser steps through them
 with the same code that follows a live hand, every hand face up. The non-winners' items are
 the scorer's own rules applied again to their revealed hands (``baida.tui.nonwinners``), so
-the browser never re-implements scoring.
+the browser never re-implements scoring. ``decision_review`` adds the ``expert`` bot's value
+of each decision beside the best alternative (``baida.bots.review``, as ``baida review``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..bots.review import review_record
 from ..engine.records import replay
 from ..tui.nonwinners import wenling_nonwinners
 
@@ -48,3 +50,9 @@ def hand_review(record: dict[str, Any], seat: int | None) -> dict[str, Any]:
                                                    "carry_pool", "commitment")},
     }
 
+
+
+def decision_review(record: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """The ``baida review`` JSON of a finished hand for ``seat`` (every seat when None: an admin
+    who did not play it). ``RecordError`` if it cannot be replayed."""
+    return review_record(record, seats=None if seat is None else {seat})

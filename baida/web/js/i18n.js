@@ -310,6 +310,18 @@ const STRINGS = {
   "rp.pause": ["暂停", "Pause"],
   "rp.keys": ["←/→ 单步 · Home/End 开头/结尾 · 空格 播放/暂停", "←/→ step · Home/End start/end · Space play/pause"],
   "rp.mismatch": ["注意：重放的结算与记录不一致。", "Note: the replay does not reproduce the recorded settlement."],
+  // the bot's review beside a replay
+  "rv.title": ["机器人复盘", "The bot's review"],
+  "rv.loading": ["机器人正在复盘…", "The bot is reviewing the hand…"],
+  "rv.summary": ["你做了 {n} 个选择，{best} 个是机器人的首选；按它的估计，其余的共少得 {cost} 分。", "You made {n} choices, {best} of them the bot's first choice; by its estimate the others cost {cost} points in all."],
+  "rv.none": ["这一局你没有需要选择的时候。", "You had no choice to make in this hand."],
+  "rv.no_choice": ["这一步你没有选择。", "No choice of yours at this step."],
+  "rv.chose": ["你选了{action}（估值 {value}）", "You chose {action} (worth {value})"],
+  "rv.best": ["✓ 机器人的首选", "✓ the bot's first choice"],
+  "rv.other": ["· 机器人首选{action}（{value}），少得 {cost}", "· the bot prefers {action} ({value}), {cost} more"],
+  "rv.worst": ["代价最大的选择：", "The costliest choices:"],
+  "rv.jump": ["第 {i} 步：{action}（−{cost}）", "Step {i}: {action} (−{cost})"],
+  "rv.note": ["估值是 {bot} 机器人对此后得分的期望，只用你当时看得到的牌；它是参考，不是定论。", "A value is the {bot} bot's expected points from then on, from only what you could see then: a guide, not a verdict."],
 };
 
 // English names of the scorer's items (docs/scoring-api.md gives them in Chinese).

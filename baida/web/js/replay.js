@@ -1,9 +1,11 @@
 // A finished hand step by step: the hall replays its record with the engine and sends every
 // event (GET /api/hands/{id}/replay); the page steps through them with the same code that
-// follows a live hand (state.js), every hand face up, and ends on the settlement.
+// follows a live hand (state.js), every hand face up, and ends on the settlement. Beside it,
+// the expert bot's review of the player's own choices (GET /api/hands/{id}/review, decisions.js).
 
 import { get } from "./api.js";
 import { boardEl } from "./board.js";
+import { decisionsByStep, reviewCard } from "./decisions.js";
 import { announce, clear, h, toast } from "./dom.js";
 import { onLangChange, seatName, t, tileShort } from "./i18n.js";
 import { settlementEl } from "./settlement.js";
@@ -63,6 +65,7 @@ export function mountReplay(main, app, handId) {
   let index = 0;
   let timer = null;
   let stopped = false;
+  const bot = { review: null, error: null, byStep: new Map() };
 
   const render = () => {
     if (!review) return;
@@ -83,6 +86,7 @@ export function mountReplay(main, app, handId) {
     const parts = [h("h1", { class: "replay-title" }, `${t("rp.title", { n: review.number })} · ${t(`ruleset.${review.ruleset}`)}`), controls,
       h("p", { class: "muted" }, t("rp.keys"))];
     if (!review.matches) parts.push(h("p", { class: "banner banner-santan" }, t("rp.mismatch")));
+    parts.push(reviewCard(bot, index, { me: review.seat, onJump: go }));
     parts.push(h("div", { class: "table-board replay-board" }, boardEl(view, ctx)));
     if (view.phase === "ended") {
       parts.push(h("section", { class: "card" }, settlementEl(view, {
@@ -97,7 +101,8 @@ export function mountReplay(main, app, handId) {
     index = Math.max(0, Math.min(steps.length - 1, i));
     if (index === steps.length - 1) stop();
     render();
-    announce(describe(steps[index].event, review.seat));
+    const mine = bot.byStep.has(index) ? root.querySelector(".rv-here") : null;
+    announce(describe(steps[index].event, review.seat) + (mine ? ` · ${mine.textContent}` : ""));
   };
   const stop = () => {
     clearInterval(timer);
@@ -129,6 +134,14 @@ export function mountReplay(main, app, handId) {
     steps = replayViews(data);
     index = 0;
     render();
+    get(`/api/hands/${handId}/review`).then((answer) => {
+      bot.review = answer;
+      bot.byStep = decisionsByStep(answer);
+    }).catch((err) => {
+      bot.error = err.message;
+    }).finally(() => {
+      if (!stopped) render();
+    });
   }).catch((err) => {
     clear(root).append(h("p", { class: "banner banner-stop" }, err.message));
     toast(err.message, "error");

@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 from baida.server.app import create_app, server_config
 from baida.server.clock import ManualClock
@@ -160,7 +161,10 @@ class Client:
         self.closed = False
         self.reader = asyncio.create_task(self._read())
         if hello:
-            await self.send({"type": "hello", "protocol": 1})
+            try:
+                await self.send({"type": "hello", "protocol": 1})
+            except ConnectionClosed:  # turned away before the hello: the reason is in the log
+                pass
         return self
 
     async def _read(self) -> None:

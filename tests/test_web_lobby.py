@@ -1,7 +1,7 @@
 """The lobby in a real browser: registering, signing out and in, creating a table with its
 options, taking a seat, the table's badges in the list, and the 银子 history; a friend who
-sits at a private table by its room code, a stranger who sits down from the list, and someone
-who watches a table in play from the list."""
+sits at a private table by its room code, a stranger who sits down from the list, someone
+who watches a table in play from the list, and the list filtered by ruleset and free seats."""
 
 from __future__ import annotations
 
@@ -164,3 +164,24 @@ def test_a_friend_sits_by_the_room_code_a_stranger_sits_from_the_list_and_anothe
     assert watcher.evaluate(
         "window.baidaTable.state.view.players.every(p => p.concealed === null)")
     shot(watcher, f"watch-from-list-zh-{PHONE['width']}")
+    # the list filtered by ruleset and by free seats, the choice kept across a reload
+    watcher.goto(web.hall.base + "/")
+    rows = watcher.locator(".table-row")
+    rows.first.wait_for()
+    every = {r.get_attribute("data-table"): r.get_attribute("data-ruleset") for r in rows.all()}
+    assert set(every.values()) == {"jiaxing", "wenling"} and str(public_id) in every
+    watcher.locator(".tables-filter [data-filter='wenling']").click()
+    shown = [r.get_attribute("data-table") for r in rows.all()]
+    assert shown == [k for k, v in every.items() if v == "wenling"]
+    assert watcher.locator("[data-filter='wenling']").get_attribute("aria-pressed") == "true"
+    watcher.locator(".tables-filter [data-filter='all']").click()
+    watcher.get_by_label("只看有空位的").check()
+    shown = {r.get_attribute("data-table") for r in rows.all()}
+    assert str(public_id) not in shown and shown == set(every) - {str(public_id)}
+    shot(watcher, f"lobby-filtered-zh-{PHONE['width']}")
+    watcher.reload()
+    rows.first.wait_for()
+    assert watcher.get_by_label("只看有空位的").is_checked()
+    assert watcher.locator(f".table-row[data-table='{public_id}']").count() == 0
+    watcher.get_by_label("只看有空位的").uncheck()
+    assert watcher.locator(f".table-row[data-table='{public_id}']").count() == 1

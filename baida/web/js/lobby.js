@@ -1,5 +1,6 @@
 // The lobby: signing in (guest or account), quick play against three bots, joining a private
-// table by its room code, creating a table, and the list of tables with their rule badges.
+// table by its room code, creating a table, and the list of tables with their rule badges,
+// filtered by ruleset and free seats (the choice is remembered in localStorage).
 
 import { ApiError, get, post } from "./api.js";
 import { clear, h, toast } from "./dom.js";
@@ -103,11 +104,52 @@ function createCard(app) {
   return h("details", { class: "card create" }, h("summary", {}, h("h2", {}, t("lobby.create"))), form);
 }
 
+const FILTER_KEY = "baida.lobby";
+const RULESETS = ["all", "jiaxing", "wenling"];
+
+function seated(table) {
+  return table.seats.filter((s) => s.kind !== "empty").length;
+}
+
+/** A table one can sit down at: waiting, with an empty seat. */
+export function hasFreeSeat(table) {
+  return table.status === "waiting" && seated(table) < 4;
+}
+
+/** Whether the list shows ``table`` under ``filter`` ({ruleset: all|jiaxing|wenling, free}). */
+export function tableShown(table, filter) {
+  return (filter.ruleset === "all" || table.ruleset === filter.ruleset) && (!filter.free || hasFreeSeat(table));
+}
+
+function savedFilter() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(FILTER_KEY) || "{}");
+    return { ruleset: RULESETS.includes(saved.ruleset) ? saved.ruleset : "all", free: saved.free === true };
+  } catch {
+    return { ruleset: "all", free: false };
+  }
+}
+
+function saveFilter(filter) {
+  try { localStorage.setItem(FILTER_KEY, JSON.stringify(filter)); } catch { /* not remembered */ }
+}
+
+function filterBar(filter, onChange) {
+  const choices = RULESETS.map((key) => h("button", {
+    type: "button", class: "btn btn-small btn-plain", "aria-pressed": String(filter.ruleset === key),
+    dataset: { filter: key }, onclick: () => onChange({ ...filter, ruleset: key }),
+  }, t(key === "all" ? "lobby.filter_all" : `ruleset.${key}`)));
+  const free = h("input", { type: "checkbox", checked: filter.free, onchange: (e) => onChange({ ...filter, free: e.target.checked }) });
+  return h("div", { class: "tables-filter" },
+    h("div", { class: "segmented", role: "group", "aria-label": t("lobby.filter") }, choices),
+    h("label", {}, free, " ", t("lobby.filter_free")));
+}
+
 function tableRow(table) {
-  const taken = table.seats.filter((s) => s.kind !== "empty").length;
+  const taken = seated(table);
   const names = table.seats.map((s) => (s.kind === "empty" ? "·" : s.kind === "bot" ? t("table.bot") : s.name)).join(" / ");
-  const free = table.status === "waiting" && taken < 4;
-  return h("li", { class: "table-row", dataset: { table: String(table.id) } },
+  const free = hasFreeSeat(table);
+  return h("li", { class: "table-row", dataset: { table: String(table.id), ruleset: table.ruleset } },
     h("div", { class: "table-row-head" },
       h("strong", {}, t("table.name", { ruleset: t(`ruleset.${table.ruleset}`), n: table.number })),
       badge(t(`status.${table.status}`), `st-${table.status}`)),
@@ -121,13 +163,28 @@ function tableRow(table) {
 export function mountLobby(main, app) {
   const list = h("ol", { class: "tables" }, h("li", { class: "muted" }, t("loading")));
   const online = h("span", { class: "muted" });
+  const filterSlot = h("div");
   let stopped = false;
+  let filter = savedFilter();
+  let tables = null;
+  const draw = () => {
+    clear(filterSlot).append(filterBar(filter, (next) => {
+      filter = next;
+      saveFilter(filter);
+      draw();
+    }));
+    if (tables === null) return;
+    const shown = tables.filter((table) => tableShown(table, filter));
+    const empty = tables.length ? t("lobby.none_shown") : t("lobby.none");
+    clear(list).append(...(shown.length ? shown.map(tableRow) : [h("li", { class: "muted" }, empty)]));
+  };
   const load = async () => {
     try {
       const data = await get("/api/tables");
       if (stopped) return;
       online.textContent = t("lobby.online", { n: data.online });
-      clear(list).append(...(data.tables.length ? data.tables.map(tableRow) : [h("li", { class: "muted" }, t("lobby.none"))]));
+      tables = data.tables;
+      draw();
     } catch (err) {
       if (!stopped) toast(t("error.network", { msg: err.message }), "error");
     }
@@ -137,7 +194,8 @@ export function mountLobby(main, app) {
     h("section", { class: "card tables-card" },
       h("div", { class: "tables-head" }, h("h2", {}, t("lobby.tables")), online,
         h("button", { type: "button", class: "btn btn-small", onclick: load }, t("lobby.refresh"))),
-      list)));
+      filterSlot, list)));
+  draw();
   load();
   const timer = setInterval(load, 10000);
   return () => {

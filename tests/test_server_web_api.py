@@ -16,6 +16,7 @@ from test_server_play import player
 from baida.bots.review import review_record
 from baida.client.play import HandTracker
 from baida.scoring import ScoreRequest, score
+from baida.server import api
 from baida.server.waits import WaitsError, hand_waits
 from baida.tiles import WILD, parse_tile, parse_tiles, tile_str
 
@@ -132,7 +133,9 @@ async def test_session_is_null_until_signed_in(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("ruleset", ["jiaxing", "wenling"])
-async def test_a_finished_hand_replays_for_its_players_only(tmp_path: Path, ruleset: str) -> None:
+async def test_a_finished_hand_replays_for_its_players_only(
+    tmp_path: Path, ruleset: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     async with running_hall(tmp_path) as hall:
         me = await Client(hall).guest()
         r = await me.post("/api/tables", {"ruleset": ruleset, "hands": 3, "timing": INSTANT,
@@ -163,6 +166,14 @@ async def test_a_finished_hand_replays_for_its_players_only(tmp_path: Path, rule
             _check_nonwinners(review)
             _check_decisions(await me.http.get(f"/api/hands/{summary['hand_id']}/review"),
                              summary["hand_id"], record, events)
+        # busy bot workers: a clear answer, and nothing kept
+        def too_slow(record: Any, seat: Any) -> Any:
+            raise TimeoutError
+
+        monkeypatch.setattr(api, "_REVIEW_CACHE", {})
+        monkeypatch.setattr(api, "decision_review", too_slow)
+        r = await me.http.get(f"/api/hands/{hands[0]['hand_id']}/review")
+        assert r.status_code == 503 and "busy" in r.json()["error"] and not api._REVIEW_CACHE
         stranger = await Client(hall).guest()
         for what in ("replay", "review"):
             r = await stranger.http.get(f"/api/hands/{hands[0]['hand_id']}/{what}")

@@ -360,6 +360,8 @@ async def hand_decisions(request: Request) -> Response:
             cached = await rt.bots.run(decision_review, record, seat)
         except (EngineError, ValueError) as exc:
             return error(409, f"this hand cannot be reviewed: {str(exc)[:200]}")
+        except TimeoutError:
+            return error(503, "the bots are busy: ask for the review again in a moment")
         _REVIEW_CACHE[key] = cached
         if len(_REVIEW_CACHE) > REVIEW_CACHE_SIZE:
             del _REVIEW_CACHE[next(iter(_REVIEW_CACHE))]

@@ -167,13 +167,22 @@ async def test_a_finished_hand_replays_for_its_players_only(
             _check_decisions(await me.http.get(f"/api/hands/{summary['hand_id']}/review"),
                              summary["hand_id"], record, events)
         # busy bot workers: a clear answer, and nothing kept
-        def too_slow(record: Any, seat: Any) -> Any:
+        def too_slow(*args: Any) -> Any:
             raise TimeoutError
 
         monkeypatch.setattr(api, "_REVIEW_CACHE", {})
-        monkeypatch.setattr(api, "decision_review", too_slow)
-        r = await me.http.get(f"/api/hands/{hands[0]['hand_id']}/review")
-        assert r.status_code == 503 and "busy" in r.json()["error"] and not api._REVIEW_CACHE
+        for name in ("decision_review", "hand_review", "verify_record"):
+            monkeypatch.setattr(api, name, too_slow)
+        for what in ("review", "replay", "verify"):
+            r = await me.http.get(f"/api/hands/{hands[0]['hand_id']}/{what}")
+            assert r.status_code == 503 and "busy" in r.json()["error"], (what, r.text)
+        assert not api._REVIEW_CACHE
+        monkeypatch.setattr(api, "hand_waits", too_slow)
+        r = await me.post("/api/waits", {"ruleset": ruleset, "indicator": "1m",
+                                         "concealed": faces("123456789m1234p")})
+        assert r.status_code == 503 and "busy" in r.json()["error"]
+        r = await me.post("/api/verify", record)
+        assert r.status_code == 503 and "busy" in r.json()["error"]
         stranger = await Client(hall).guest()
         for what in ("replay", "review"):
             r = await stranger.http.get(f"/api/hands/{hands[0]['hand_id']}/{what}")

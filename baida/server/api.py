@@ -45,6 +45,7 @@ MAX_BODY = 64 * 1024
 MAX_RECORD = 2 * 1024 * 1024
 WAITS_CACHE_SIZE = 2048
 _WAITS_CACHE: dict[bytes, Any] = {}  # request body -> answer (oldest first)
+BUSY = "the hall's bot workers are busy: ask again in a moment"
 REVIEW_CACHE_SIZE = 256
 _REVIEW_CACHE: dict[tuple[bytes, int | None], Any] = {}  # (record digest, seat) -> review
 Handler = Callable[[Request], Awaitable[Response]]
@@ -321,7 +322,10 @@ async def hand_verify(request: Request) -> Response:
     _, record = await _own_record(request)
     rt = runtime_of(request)
     assert rt.bots is not None
-    return JSONResponse(await rt.bots.run(verify_record, record))
+    try:
+        return JSONResponse(await rt.bots.run(verify_record, record))
+    except TimeoutError:
+        return error(503, BUSY)
 
 
 @endpoint(auth=True)
@@ -338,6 +342,8 @@ async def hand_replay(request: Request) -> Response:
         review = await rt.bots.run(hand_review, record, seat)
     except (EngineError, ValueError) as exc:
         return error(409, f"this hand cannot be replayed: {str(exc)[:200]}")
+    except TimeoutError:
+        return error(503, BUSY)
     return JSONResponse({"hand_id": hand_id, "number": info.number, **review})
 
 
@@ -361,7 +367,7 @@ async def hand_decisions(request: Request) -> Response:
         except (EngineError, ValueError) as exc:
             return error(409, f"this hand cannot be reviewed: {str(exc)[:200]}")
         except TimeoutError:
-            return error(503, "the bots are busy: ask for the review again in a moment")
+            return error(503, BUSY)
         _REVIEW_CACHE[key] = cached
         if len(_REVIEW_CACHE) > REVIEW_CACHE_SIZE:
             del _REVIEW_CACHE[next(iter(_REVIEW_CACHE))]
@@ -388,6 +394,8 @@ async def waits(request: Request) -> Response:
             cached = await rt.bots.run(hand_waits, data)
         except WaitsError as exc:
             return error(400, str(exc))
+        except TimeoutError:
+            return error(503, BUSY)
         _WAITS_CACHE[raw] = cached
         if len(_WAITS_CACHE) > WAITS_CACHE_SIZE:
             del _WAITS_CACHE[next(iter(_WAITS_CACHE))]
@@ -400,7 +408,10 @@ async def verify_upload(request: Request) -> Response:
     data = await body(request, MAX_RECORD)
     rt = runtime_of(request)
     assert rt.bots is not None
-    return JSONResponse(await rt.bots.run(verify_record, data))
+    try:
+        return JSONResponse(await rt.bots.run(verify_record, data))
+    except TimeoutError:
+        return error(503, BUSY)
 
 
 # ---------------------------------------------------------------- tables

@@ -303,6 +303,17 @@ async def _own_record(request: Request) -> tuple[int, Any]:
     return hand_id, record
 
 
+async def _own_hand(request: Request) -> tuple[int, Any, Any, int | None]:
+    """``_own_record`` with the hand's stored summary and the viewer's seat in it (None: an
+    admin who did not play it)."""
+    rt = runtime_of(request)
+    hand_id, record = await _own_record(request)
+    uid = request.state.account.id
+    info = await rt.db.read(lambda s: s.hands.get(hand_id))
+    seat = info.seats.index(uid) if uid in info.seats else None
+    return hand_id, record, info, seat
+
+
 @endpoint(auth=True)
 async def hand_record(request: Request) -> Response:
     """A finished hand's game record, for the people who played it (and admins)."""
@@ -333,10 +344,7 @@ async def hand_replay(request: Request) -> Response:
     """A finished hand to look back at: every event, the final view from the viewer's seat,
     the Wenling non-winners' items (``baida.server.review``); for its players (and admins)."""
     rt = runtime_of(request)
-    hand_id, record = await _own_record(request)
-    uid = request.state.account.id
-    info = await rt.db.read(lambda s: s.hands.get(hand_id))
-    seat = info.seats.index(uid) if uid in info.seats else None
+    hand_id, record, info, seat = await _own_hand(request)
     assert rt.bots is not None
     try:
         review = await rt.bots.run(hand_review, record, seat)
@@ -354,10 +362,7 @@ async def hand_decisions(request: Request) -> Response:
     It runs in the bot workers once per hand and seat; a finished hand never changes, so the
     answer is kept (keyed by the record's digest) for the next time it is asked for."""
     rt = runtime_of(request)
-    hand_id, record = await _own_record(request)
-    uid = request.state.account.id
-    info = await rt.db.read(lambda s: s.hands.get(hand_id))
-    seat = info.seats.index(uid) if uid in info.seats else None
+    hand_id, record, _, seat = await _own_hand(request)
     key = (hashlib.sha256(orjson.dumps(record, option=orjson.OPT_SORT_KEYS)).digest(), seat)
     cached = _REVIEW_CACHE.get(key)
     if cached is None:

@@ -303,6 +303,19 @@ async def _own_record(request: Request) -> tuple[int, Any]:
     return hand_id, record
 
 
+async def _in_workers(request: Request, doing: str, fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` in the bot workers; a 409 when the record cannot be ``doing`` (replayed,
+    reviewed), a 503 when the workers do not answer in time."""
+    rt = runtime_of(request)
+    assert rt.bots is not None
+    try:
+        return await rt.bots.run(fn, *args)
+    except (EngineError, ValueError) as exc:
+        raise ApiError(409, f"this hand cannot be {doing}: {str(exc)[:200]}") from None
+    except TimeoutError:
+        raise ApiError(503, BUSY) from None
+
+
 async def _own_hand(request: Request) -> tuple[int, Any, Any, int | None]:
     """``_own_record`` with the hand's stored summary and the viewer's seat in it (None: an
     admin who did not play it)."""
@@ -331,27 +344,15 @@ async def hand_verify(request: Request) -> Response:
     """Check a stored hand: its seed matches the commitment shown at the deal, and replaying
     its actions gives its settlement."""
     _, record = await _own_record(request)
-    rt = runtime_of(request)
-    assert rt.bots is not None
-    try:
-        return JSONResponse(await rt.bots.run(verify_record, record))
-    except TimeoutError:
-        return error(503, BUSY)
+    return JSONResponse(await _in_workers(request, "verified", verify_record, record))
 
 
 @endpoint(auth=True)
 async def hand_replay(request: Request) -> Response:
     """A finished hand to look back at: every event, the final view from the viewer's seat,
     the Wenling non-winners' items (``baida.server.review``); for its players (and admins)."""
-    rt = runtime_of(request)
     hand_id, record, info, seat = await _own_hand(request)
-    assert rt.bots is not None
-    try:
-        review = await rt.bots.run(hand_review, record, seat)
-    except (EngineError, ValueError) as exc:
-        return error(409, f"this hand cannot be replayed: {str(exc)[:200]}")
-    except TimeoutError:
-        return error(503, BUSY)
+    review = await _in_workers(request, "replayed", hand_review, record, seat)
     return JSONResponse({"hand_id": hand_id, "number": info.number, **review})
 
 
@@ -361,18 +362,11 @@ async def hand_decisions(request: Request) -> Response:
     the best alternative (``baida review``); an admin who did not play it gets every seat's.
     It runs in the bot workers once per hand and seat; a finished hand never changes, so the
     answer is kept (keyed by the record's digest) for the next time it is asked for."""
-    rt = runtime_of(request)
     hand_id, record, _, seat = await _own_hand(request)
     key = (hashlib.sha256(orjson.dumps(record, option=orjson.OPT_SORT_KEYS)).digest(), seat)
     cached = _REVIEW_CACHE.get(key)
     if cached is None:
-        assert rt.bots is not None
-        try:
-            cached = await rt.bots.run(decision_review, record, seat)
-        except (EngineError, ValueError) as exc:
-            return error(409, f"this hand cannot be reviewed: {str(exc)[:200]}")
-        except TimeoutError:
-            return error(503, BUSY)
+        cached = await _in_workers(request, "reviewed", decision_review, record, seat)
         _REVIEW_CACHE[key] = cached
         if len(_REVIEW_CACHE) > REVIEW_CACHE_SIZE:
             del _REVIEW_CACHE[next(iter(_REVIEW_CACHE))]
@@ -411,12 +405,7 @@ async def waits(request: Request) -> Response:
 async def verify_upload(request: Request) -> Response:
     """Check any record (``baida-record-v1``) sent as the body."""
     data = await body(request, MAX_RECORD)
-    rt = runtime_of(request)
-    assert rt.bots is not None
-    try:
-        return JSONResponse(await rt.bots.run(verify_record, data))
-    except TimeoutError:
-        return error(503, BUSY)
+    return JSONResponse(await _in_workers(request, "verified", verify_record, data))
 
 
 # ---------------------------------------------------------------- tables

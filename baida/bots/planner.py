@@ -214,6 +214,9 @@ class Planner:
         if not dists:
             return []
         best = min(d for d, _ in dists)
+        # the scorer's value does not depend on the target: one per ready hand
+        exact = (self.ready_valuer.value(counts, wilds, melds)
+                 if best == 0 and self.ready_valuer is not None else None)
         plans = []
         for d, t in dists:
             if d > best + slack:
@@ -224,10 +227,8 @@ class Planner:
             if self.claims and d > 0:  # a ready hand's last tile: the rule of the ruleset
                 u = round(u + self.claimable(counts, t, kinds))
             v = self.value(t, counts, wilds, melds)
-            if d == 0 and self.ready_valuer is not None:
-                exact = self.ready_valuer.value(counts, wilds, melds)
-                if exact is not None:
-                    v = exact * self.exact_ready_scale
+            if d == 0 and exact is not None:
+                v = exact * self.exact_ready_scale
             discarded = self.discarded_waits(kinds) if d == 0 and self.weighted_waits else None
             plans.append(Plan(t, d, u, v, self.probability(d, u, draws, discarded=discarded)))
         plans.sort(key=lambda p: -p.ev)

@@ -303,6 +303,14 @@ async def _own_record(request: Request) -> tuple[int, Any]:
     return hand_id, record
 
 
+def _keep(cache: dict[Any, Any], key: Any, value: Any, size: int) -> None:
+    """Keep ``value`` under ``key``; the oldest entry goes once ``cache`` holds more than
+    ``size``."""
+    cache[key] = value
+    if len(cache) > size:
+        del cache[next(iter(cache))]
+
+
 async def _in_workers(request: Request, doing: str, fn: Callable[..., Any], *args: Any) -> Any:
     """``fn(*args)`` in the bot workers; a 409 when the record cannot be ``doing`` (replayed,
     reviewed), a 503 when the workers do not answer in time."""
@@ -367,9 +375,7 @@ async def hand_decisions(request: Request) -> Response:
     cached = _REVIEW_CACHE.get(key)
     if cached is None:
         cached = await _in_workers(request, "reviewed", decision_review, record, seat)
-        _REVIEW_CACHE[key] = cached
-        if len(_REVIEW_CACHE) > REVIEW_CACHE_SIZE:
-            del _REVIEW_CACHE[next(iter(_REVIEW_CACHE))]
+        _keep(_REVIEW_CACHE, key, cached, REVIEW_CACHE_SIZE)
     return JSONResponse({"hand_id": hand_id, "seat": seat, **cached})
 
 
@@ -395,9 +401,7 @@ async def waits(request: Request) -> Response:
             return error(400, str(exc))
         except TimeoutError:
             return error(503, BUSY)
-        _WAITS_CACHE[raw] = cached
-        if len(_WAITS_CACHE) > WAITS_CACHE_SIZE:
-            del _WAITS_CACHE[next(iter(_WAITS_CACHE))]
+        _keep(_WAITS_CACHE, raw, cached, WAITS_CACHE_SIZE)
     return JSONResponse(cached)
 
 

@@ -51,7 +51,6 @@ def hand_review(record: dict[str, Any], seat: int | None) -> dict[str, Any]:
     }
 
 
-
 def decision_review(record: dict[str, Any], seat: int | None) -> dict[str, Any]:
     """The ``baida review`` JSON of a finished hand for ``seat`` (every seat when None: an admin
     who did not play it). ``RecordError`` if it cannot be replayed."""

@@ -112,12 +112,12 @@ function seated(table) {
 }
 
 /** A table one can sit down at: waiting, with an empty seat. */
-export function hasFreeSeat(table) {
+function hasFreeSeat(table) {
   return table.status === "waiting" && seated(table) < 4;
 }
 
 /** Whether the list shows ``table`` under ``filter`` ({ruleset: all|jiaxing|wenling, free}). */
-export function tableShown(table, filter) {
+function tableShown(table, filter) {
   return (filter.ruleset === "all" || table.ruleset === filter.ruleset) && (!filter.free || hasFreeSeat(table));
 }
 
@@ -167,16 +167,19 @@ export function mountLobby(main, app) {
   let stopped = false;
   let filter = savedFilter();
   let tables = null;
-  const draw = () => {
-    clear(filterSlot).append(filterBar(filter, (next) => {
-      filter = next;
-      saveFilter(filter);
-      draw();
-    }));
+  const drawList = () => {
     if (tables === null) return;
     const shown = tables.filter((table) => tableShown(table, filter));
     const empty = tables.length ? t("lobby.none_shown") : t("lobby.none");
     clear(list).append(...(shown.length ? shown.map(tableRow) : [h("li", { class: "muted" }, empty)]));
+  };
+  const drawFilter = () => {
+    clear(filterSlot).append(filterBar(filter, (next) => {
+      filter = next;
+      saveFilter(filter);
+      drawFilter();
+      drawList();
+    }));
   };
   const load = async () => {
     try {
@@ -184,7 +187,7 @@ export function mountLobby(main, app) {
       if (stopped) return;
       online.textContent = t("lobby.online", { n: data.online });
       tables = data.tables;
-      draw();
+      drawList();
     } catch (err) {
       if (!stopped) toast(t("error.network", { msg: err.message }), "error");
     }
@@ -195,7 +198,7 @@ export function mountLobby(main, app) {
       h("div", { class: "tables-head" }, h("h2", {}, t("lobby.tables")), online,
         h("button", { type: "button", class: "btn btn-small", onclick: load }, t("lobby.refresh"))),
       filterSlot, list)));
-  draw();
+  drawFilter();
   load();
   const timer = setInterval(load, 10000);
   return () => {

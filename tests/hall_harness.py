@@ -18,11 +18,11 @@ import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from baida.server.app import create_app, server_config
-from baida.server.clock import ManualClock
-from baida.server.hall import StandingTables
-from baida.server.runtime import Runtime
-from baida.server.settings import HallSettings
+from baida.server.tables.clock import ManualClock
+from baida.server.tables.hall import StandingTables
+from baida.server.web.app import create_app, server_config
+from baida.server.web.runtime import Runtime
+from baida.server.web.settings import HallSettings
 
 INSTANT = {
     "pause": 0.0, "claim": None, "turn": None, "santan": None, "bot_turn": 0.0,

@@ -20,7 +20,7 @@ from test_server_play import player
 
 from baida.cli import main
 from baida.client.play import HandTracker, run_client
-from baida.server.table_config import TableConfig
+from baida.server.tables.config import TableConfig
 
 pytestmark = pytest.mark.anyio
 

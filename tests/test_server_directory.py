@@ -18,9 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis_budget import examples
 
-from baida.server import redis_directory
-from baida.server.directory import Directory, InProcessDirectory
-from baida.server.redis_directory import DirectoryUnavailable, RedisDirectory
+from baida.server.directory import in_redis
+from baida.server.directory.in_process import Directory, InProcessDirectory
+from baida.server.directory.in_redis import DirectoryUnavailable, RedisDirectory
 
 URL = os.environ.get("BAIDA_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
@@ -206,7 +206,7 @@ def test_an_unreachable_redis_is_a_clear_error() -> None:
 
 
 def test_nodes_see_each_others_tables(make: Make, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(redis_directory, "LOBBY_SECONDS", 0.0)  # no lobby cache here
+    monkeypatch.setattr(in_redis, "LOBBY_SECONDS", 0.0)  # no lobby cache here
     a, b = make("a"), make("b")
     assert a.claim_table(1, "a") and not b.claim_table(1, "b") and b.owner(1) == "a"
     a.list_table(1, summary(1, "jiaxing", 1))
@@ -379,7 +379,7 @@ def test_queued_writes_keep_their_order(make: Make) -> None:
 def test_the_lobby_is_read_again_after_a_second_or_a_change_here(
         make: Make, monkeypatch: pytest.MonkeyPatch) -> None:
     now = [100.0]
-    monkeypatch.setattr(redis_directory.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(in_redis.time, "monotonic", lambda: now[0])
     a, b = make("a"), make("b")
     a.list_table(1, summary(1, "jiaxing", 1))
     a.flush()

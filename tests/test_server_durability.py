@@ -12,7 +12,7 @@ import pytest
 from hall_harness import Client, Hall, running_hall
 from test_server_time import TIMING, my_turn, table_with_bots
 
-from baida.server.table_actor import STORAGE_BACK, STORAGE_DOWN
+from baida.server.tables.actor import STORAGE_BACK, STORAGE_DOWN
 
 pytestmark = pytest.mark.anyio
 

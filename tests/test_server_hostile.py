@@ -14,8 +14,8 @@ from hall_harness import INSTANT, Client, Hall, running_hall
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from baida.server.auth import LOGIN_FAILURES, LoginLimiter
-from baida.server.connection import MAX_STRIKES
+from baida.server.tables.connection import MAX_STRIKES
+from baida.server.web.auth import LOGIN_FAILURES, LoginLimiter
 
 pytestmark = pytest.mark.anyio
 

@@ -1,4 +1,4 @@
-"""``/metrics`` of a hall of several nodes (``baida.server.node_metrics``): every node's
+"""``/metrics`` of a hall of several nodes (``baida.server.nodes.metrics``): every node's
 samples, each labelled with its node, values unchanged, one family per name."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from typing import Any
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from baida.server.metrics import Metrics
-from baida.server.node_metrics import NodeMetrics, merge
+from baida.server.nodes.metrics import NodeMetrics, merge
+from baida.server.ops.metrics import Metrics
 
 
 def samples(text: bytes | str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:

@@ -23,11 +23,11 @@ from hall_harness import Client
 from test_server_kill import FAST, free_port, player, start, until
 from websockets.asyncio.client import connect
 
-from baida.server.handoff import BUSY, FAILED, SENT, HandoffListener, hand_off
-from baida.server.nodes import NodeRole
-from baida.server.redis_directory import DirectoryUnavailable, RedisDirectory
+from baida.server.directory.in_redis import DirectoryUnavailable, RedisDirectory
+from baida.server.nodes.handoff import BUSY, FAILED, SENT, HandoffListener, hand_off
+from baida.server.nodes.supervisor import NodeRole
 from baida.server.store import Store
-from baida.server.ws_protocol import requested_table
+from baida.server.web.ws_protocol import requested_table
 
 pytestmark = pytest.mark.anyio
 REDIS = os.environ.get("BAIDA_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")

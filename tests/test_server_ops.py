@@ -20,10 +20,10 @@ from test_server_play import player
 from test_server_silver import until
 
 from baida.client.play import HandTracker
-from baida.server.app import create_app
-from baida.server.hall import StandingTables
-from baida.server.logs import JsonFormatter
-from baida.server.settings import HallSettings
+from baida.server.ops.logs import JsonFormatter
+from baida.server.tables.hall import StandingTables
+from baida.server.web.app import create_app
+from baida.server.web.settings import HallSettings
 
 pytestmark = pytest.mark.anyio
 
@@ -214,7 +214,7 @@ async def test_a_played_hand_logs_json_lines_with_fields(tmp_path: Path,
 
 
 def test_logs_are_json_unless_stderr_is_a_terminal() -> None:
-    from baida.server.logs import fields, resolve_format
+    from baida.server.ops.logs import fields, resolve_format
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:

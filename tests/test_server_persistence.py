@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from baida.server.persistence import StoreWriter
+from baida.server.store.writer import StoreWriter
 
 
 class RecordingHands:

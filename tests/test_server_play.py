@@ -99,7 +99,7 @@ async def test_quick_play_with_three_bots_and_a_spectator(tmp_path: Path, rulese
         assert table["private"] and table["room_code"]
         # make it instant for the test: the operator's knob is the table config
         actor = hall.runtime.hall.get(table["id"])
-        from baida.server.table_config import TableConfig
+        from baida.server.tables.config import TableConfig
 
         actor.config = TableConfig.from_json({**actor.config.to_json(), "timing": INSTANT})
         me.on_message = player(HandTracker())

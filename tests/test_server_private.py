@@ -20,7 +20,7 @@ from baida.client.play import HandTracker
 pytestmark = pytest.mark.anyio
 
 ROOM_FAILURES = 10  # wrong room codes an address or an account may give in ROOM_WINDOW
-ROOM_WINDOW = 600.0  # seconds (baida.server.auth)
+ROOM_WINDOW = 600.0  # seconds (baida.server.web.auth)
 
 
 @pytest.fixture

@@ -10,15 +10,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis_budget import examples
 
-from baida.server import protocol as P
+from baida.server.tables import protocol as P
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "protocol-schemas.json"
 
 
 def test_the_published_schemas_are_current() -> None:
-    assert DOCS.read_text() == P.schemas_json(), "run: python -m baida.server.protocol > " + str(
-        DOCS.relative_to(DOCS.parent.parent)
-    )
+    assert DOCS.read_text() == P.schemas_json(), (
+        f"run: python -m baida.server.tables.protocol > {DOCS.relative_to(DOCS.parent.parent)}")
 
 
 def test_every_message_type_has_a_schema() -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from baida.bots.policy import make_bot
 from baida.engine import Match
-from baida.server import protocol as P
+from baida.server.tables import protocol as P
 from baida.table import TableDriver, TableTiming, bot_modes
 
 VALIDATORS = {kind: jsonschema.Draft202012Validator(model.model_json_schema())

@@ -20,11 +20,11 @@ from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 from websockets.streams import StreamReader
 
-from baida.server.connection import MAX_STRIKES, MAX_UNREAD, STRIKE_WINDOW, Connection, User
-from baida.server.db_process import DatabaseProcess, DatabaseProcessError
 from baida.server.store import Store
+from baida.server.store.db_process import DatabaseProcess, DatabaseProcessError
 from baida.server.store.errors import HandStateError
-from baida.server.ws_protocol import TableSocketProtocol, text_frame
+from baida.server.tables.connection import MAX_STRIKES, MAX_UNREAD, STRIKE_WINDOW, Connection, User
+from baida.server.web.ws_protocol import TableSocketProtocol, text_frame
 
 pytestmark = pytest.mark.anyio
 

@@ -16,8 +16,8 @@ from test_server_play import player
 from baida.bots.review import review_record
 from baida.client.play import HandTracker
 from baida.scoring import ScoreRequest, score
-from baida.server import api
-from baida.server.waits import WaitsError, hand_waits
+from baida.server.web import api
+from baida.server.web.waits import WaitsError, hand_waits
 from baida.tiles import WILD, parse_tile, parse_tiles, tile_str
 
 pytestmark = pytest.mark.anyio

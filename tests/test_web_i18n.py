@@ -10,7 +10,7 @@ from pathlib import Path
 
 from baida.engine.actions import ACTION_TYPES
 from baida.server.store.ledger import ENTRY_KINDS
-from baida.server.table_config import TableConfig
+from baida.server.tables.config import TableConfig
 
 I18N = Path(__file__).resolve().parents[1] / "baida" / "web" / "js" / "i18n.js"
 

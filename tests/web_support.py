@@ -21,10 +21,10 @@ import pytest
 import uvicorn
 
 from baida.engine.wall import wall_from_deal
-from baida.server import botpool
-from baida.server.app import create_app, server_config
-from baida.server.hall import Hall, StandingTables
-from baida.server.settings import HallSettings
+from baida.server.tables import botpool
+from baida.server.tables.hall import Hall, StandingTables
+from baida.server.web.app import create_app, server_config
+from baida.server.web.settings import HallSettings
 from baida.table import TableDriver
 from baida.tiles import parse_tiles
 
@@ -76,7 +76,7 @@ def _import_early() -> None:
     from baida.bots.policy import bot_names, make_bot
     from baida.engine import records  # noqa: F401
     from baida.scoring import jiaxing, wenling  # noqa: F401
-    from baida.server import review, waits  # noqa: F401
+    from baida.server.web import review, waits  # noqa: F401
 
     for name in bot_names():
         make_bot(name, seed=0)

@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from .paths import default_data_dir
+from .ops.paths import default_data_dir
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .paths import default_data_dir
+from .ops.paths import default_data_dir
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -50,7 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def settings_from(args: argparse.Namespace) -> Any:
     """The ``HallSettings`` the flags ask for."""
-    from .settings import HallSettings
+    from .web.settings import HallSettings
 
     settings = HallSettings(
         host=args.host,
@@ -66,7 +66,7 @@ def settings_from(args: argparse.Namespace) -> Any:
     if args.data is not None:
         settings.data_dir = args.data
     if args.node_index is not None:
-        from .nodes import NodeRole, handoff_folder
+        from .nodes.supervisor import NodeRole, handoff_folder
 
         settings.node = NodeRole(args.node_index, args.node_count,
                                  handoff_folder(settings.data_dir, args.port),
@@ -95,8 +95,8 @@ def node_flags(args: argparse.Namespace) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .app import create_app, hall_server, server_config
-    from .logs import setup_logging
+    from .ops.logs import setup_logging
+    from .web.app import create_app, hall_server, server_config
 
     if not 0 < args.port < 65536:
         print("baida serve: --port must be 1-65535", file=sys.stderr)
@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     setup_logging(args.log_format, args.log_level)
     if args.nodes > 1 and args.node_index is None:
-        from .nodes import supervise
+        from .nodes.supervisor import supervise
 
         return supervise(args, node_flags(args))
     settings = settings_from(args)

@@ -13,15 +13,15 @@ from urllib.parse import urlsplit
 
 from argon2 import PasswordHasher
 
+from ..directory.in_process import Directory, InProcessDirectory
+from ..ops.logs import fields
+from ..ops.metrics import Metrics
+from ..store.writer import StoreWriter
+from ..tables.botpool import BotPool
+from ..tables.clock import Clock, LoopClock
+from ..tables.connection import User
+from ..tables.hall import Hall
 from .auth import LoginLimiter, RoomCodeLimiter, SessionCodec, load_secret
-from .botpool import BotPool
-from .clock import Clock, LoopClock
-from .connection import User
-from .directory import Directory, InProcessDirectory
-from .hall import Hall
-from .logs import fields
-from .metrics import Metrics
-from .persistence import StoreWriter
 from .settings import HallSettings
 
 log = logging.getLogger("baida.server")
@@ -63,7 +63,7 @@ class Runtime:
         self.started_at = time.time()
 
     async def start(self) -> None:
-        from .store import Store
+        from ..store import Store
 
         s = self.settings
         s.data_dir.mkdir(parents=True, exist_ok=True)
@@ -77,7 +77,7 @@ class Runtime:
         self.bots = BotPool(workers=s.bot_workers, warm=s.warm_up)
         workers = asyncio.ensure_future(self.bots.start())  # they warm while this one does
         if s.warm_up:
-            from ..warmup import warm_tables
+            from ...warmup import warm_tables
 
             self.tables_warm_seconds = warm_tables()
             log.info("evaluator and scorer tables warmed in %.2f s", self.tables_warm_seconds,
@@ -89,7 +89,7 @@ class Runtime:
                                   seconds=round(seconds, 3), pids=sorted(self.bots.pids)))
         process = None
         if s.db_process:
-            from .db_process import DatabaseProcess
+            from ..store.db_process import DatabaseProcess
 
             process = DatabaseProcess(s.database_url, sqlite_synchronous=s.sqlite_synchronous)
             await process.start()
@@ -107,16 +107,16 @@ class Runtime:
         tune_gc()
         stall_ms = os.environ.get("BAIDA_STALL_MS")
         if stall_ms and stall_ms.isdigit():
-            from .watchdog import StallWatchdog
+            from ..ops.watchdog import StallWatchdog
 
             self.watchdog = StallWatchdog(int(stall_ms) / 1000)
             self.watchdog.start()
 
     def _join_nodes(self) -> None:
         """One node of several: the shared directory, and a socket for handed connections."""
-        from .handoff import HandoffListener
-        from .node_metrics import NodeMetrics
-        from .redis_directory import RedisDirectory
+        from ..directory.in_redis import RedisDirectory
+        from ..nodes.handoff import HandoffListener
+        from ..nodes.metrics import NodeMetrics
         from .ws_protocol import adopt
 
         role = self.settings.node

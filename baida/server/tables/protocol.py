@@ -656,5 +656,5 @@ def schemas_json() -> str:
     return text + "\n"
 
 
-if __name__ == "__main__":  # python -m baida.server.protocol > docs/protocol-schemas.json
+if __name__ == "__main__":  # python -m baida.server.tables.protocol > docs/protocol-schemas.json
     print(schemas_json(), end="")

@@ -6,7 +6,7 @@ import unicodedata
 from collections import deque
 from collections.abc import Callable
 
-from ..table import Refused
+from ...table import Refused
 from .protocol import CHAT_MAX
 
 # id -> (中文, English); the client shows the phrase in the reader's language

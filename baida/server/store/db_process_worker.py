@@ -2,7 +2,7 @@
 every batch of actions already waiting in one transaction and acknowledges them, then runs
 one call, and so on.
 
-    python -m baida.server.db_process_worker --fd N --database URL [--sqlite-synchronous L]
+    python -m baida.server.store.db_process_worker --fd N --database URL [--sqlite-synchronous L]
 """
 
 from __future__ import annotations
@@ -102,8 +102,8 @@ class Checkpointer(threading.Thread):
 
 
 def serve(sock: socket.socket, database: str, sqlite_synchronous: str) -> None:
+    from .database import database_url
     from .store import Store
-    from .store.database import database_url
 
     url = database_url(database)
     sqlite = url.startswith("sqlite")
@@ -153,7 +153,7 @@ def serve(sock: socket.socket, database: str, sqlite_synchronous: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m baida.server.db_process_worker")
+    parser = argparse.ArgumentParser(prog="python -m baida.server.store.db_process_worker")
     parser.add_argument("--fd", type=int, required=True)
     parser.add_argument("--database", required=True)
     parser.add_argument("--sqlite-synchronous", default="FULL")

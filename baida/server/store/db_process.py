@@ -7,7 +7,7 @@ several milliseconds of ORM work each). Done in a thread of the hall's process t
 the event loop for the interpreter lock: each time the writer thread wants the lock back
 (around every SQLite call) it may wait a whole switch interval, so under load a commit takes
 tens of milliseconds and every table waits for it. Here they run in a child process
-(``baida.server.db_process_worker``) over the same database: the event loop only packs a
+(``baida.server.store.db_process_worker``) over the same database: the event loop only packs a
 request and writes it to a socket, and the answer comes back when it is durable.
 
 All the tables that appended actions during one turn of the loop share one batch and wait on
@@ -111,7 +111,7 @@ class DatabaseProcess:
         loop = self._loop = asyncio.get_running_loop()
         ours, theirs = socket.socketpair()
         try:
-            cmd = [sys.executable, "-m", "baida.server.db_process_worker",
+            cmd = [sys.executable, "-m", "baida.server.store.db_process_worker",
                    "--fd", str(theirs.fileno()), "--database", self.database,
                    "--sqlite-synchronous", self.sqlite_synchronous]
             self._process = subprocess.Popen(cmd, pass_fds=[theirs.fileno()],

@@ -6,11 +6,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .hall import DEFAULT_STANDING, StandingTables
-from .paths import default_data_dir
+from ..ops.paths import default_data_dir
+from ..tables.hall import DEFAULT_STANDING, StandingTables
 
 if TYPE_CHECKING:
-    from .nodes import NodeRole
+    from ..nodes.supervisor import NodeRole
 
 
 @dataclass(slots=True)

@@ -10,19 +10,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..directory.in_process import Directory, InProcessDirectory
+from ..nodes.supervisor import node_name
+from ..ops.logs import fields
+from ..ops.metrics import Metrics
+from ..store.writer import StoreWriter
+from .actor import CLOSED, WAITING, TableActor, TableInfo
 from .botpool import BotPool
 from .clock import Clock
+from .config import ConfigError, TableConfig
 from .connection import User
-from .directory import Directory, InProcessDirectory
-from .logs import fields
-from .metrics import Metrics
-from .nodes import node_name
-from .persistence import StoreWriter
-from .table_actor import CLOSED, WAITING, TableActor, TableInfo
-from .table_config import ConfigError, TableConfig
 
 if TYPE_CHECKING:
-    from .nodes import NodeRole
+    from ..nodes.supervisor import NodeRole
 
 log = logging.getLogger(__name__)
 

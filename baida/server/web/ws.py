@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.requests import cookie_parser
 
-from . import protocol as P
+from ..tables import protocol as P
+from ..tables.actor import CLOSED
+from ..tables.connection import Connection, SocketWriter, User
 from .auth import COOKIE
-from .connection import Connection, SocketWriter, User
-from .table_actor import CLOSED
 
 if TYPE_CHECKING:
+    from ..tables.actor import TableActor
     from .runtime import Runtime
-    from .table_actor import TableActor
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .logs import fields
+from ..ops.logs import fields
 from .protocol import encode
 
 log = logging.getLogger(__name__)

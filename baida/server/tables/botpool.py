@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 
 def decide(name: str, seed: int, view: dict[str, Any], legal: list[dict[str, Any]]) -> int:
     """The index in ``legal`` of the bot's choice."""
-    from ..bots.policy import make_bot
+    from ...bots.policy import make_bot
 
     bot = make_bot(name, seed=seed)
     choice = bot.choose(view, legal)
@@ -35,7 +35,7 @@ def decide(name: str, seed: int, view: dict[str, Any], legal: list[dict[str, Any
 
 def warm_up() -> None:
     """Fill the evaluator and scorer tables (a worker's first decisions are then fast)."""
-    from ..warmup import warm_tables
+    from ...warmup import warm_tables
 
     warm_tables()
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from ..engine.errors import EngineError
-from ..engine.records import replay
+from ...engine.errors import EngineError
+from ...engine.records import replay
 
 
 def verify_record(record: Any) -> dict[str, Any]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ..rules.options import OptionError, make_options, options_to_json
-from ..table import TableTiming, TimingError
+from ...rules.options import OptionError, make_options, options_to_json
+from ...table import TableTiming, TimingError
 
 RULESETS = ("jiaxing", "wenling")
 STAKES = ("points", "silver")
@@ -115,7 +115,7 @@ class TableConfig:
         bot = obj.get("bot", "strong")
         if not isinstance(bot, str):
             raise ConfigError("bot: a bot name")
-        from ..bots.policy import bot_names
+        from ...bots.policy import bot_names
 
         if bot not in bot_names():
             raise ConfigError(f"bot: unknown bot {_short(bot)}")

@@ -20,7 +20,7 @@ from typing import Any
 
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
-from .store.names import InvalidName, name_key, normalize_name
+from ..store.names import InvalidName, name_key, normalize_name
 
 COOKIE = "baida_session"
 SESSION_DAYS = 30

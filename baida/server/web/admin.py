@@ -16,8 +16,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from ..ops.logs import fields
 from .api import ApiError, body, endpoint, error, runtime_of
-from .logs import fields
 
 log = logging.getLogger(__name__)
 

@@ -16,13 +16,13 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ..tables.clock import Clock
 from . import admin, api
-from .clock import Clock
 from .runtime import Runtime
 from .settings import HallSettings
 
 log = logging.getLogger("baida.server")
-WEB = Path(__file__).resolve().parent.parent / "web"
+WEB = Path(__file__).resolve().parents[2] / "web"
 
 
 class HallApp:

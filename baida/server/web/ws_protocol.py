@@ -135,7 +135,7 @@ class TableSocketProtocol(asyncio.Protocol):
                  delay: float) -> None:
         """Try to hand the connection over; while the owner's queue is full, again a little
         later (reading paused); if the owner cannot be reached, answer here after all."""
-        from .handoff import BUSY, SENT, hand_off
+        from ..nodes.handoff import BUSY, SENT, hand_off
 
         self._handoff_timer = None
         transport = self.transport

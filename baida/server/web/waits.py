@@ -13,13 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..evaluator import is_complete
-from ..hand import Hand, Meld, MeldError, make_meld
-from ..rules.options import OptionError, make_options
-from ..rules.wenling_tiles import wenling_wilds_and_specials
-from ..scoring import score
-from ..scoring.request import ScoreInputError, ScoreRequest
-from ..tiles import NUM_KINDS, SEAT_WINDS, WILD, TileError, parse_tile, tile_str
+from ...evaluator import is_complete
+from ...hand import Hand, Meld, MeldError, make_meld
+from ...rules.options import OptionError, make_options
+from ...rules.wenling_tiles import wenling_wilds_and_specials
+from ...scoring import score
+from ...scoring.request import ScoreInputError, ScoreRequest
+from ...tiles import NUM_KINDS, SEAT_WINDS, WILD, TileError, parse_tile, tile_str
 
 MAX_CONCEALED = 17  # a Wenling hand on its turn
 MAX_MELDS = 5

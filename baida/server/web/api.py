@@ -18,16 +18,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..engine.errors import EngineError
-from ..rules.options import OptionError
-from .auth import COOKIE, SESSION_DAYS
-from .chat import PHRASES
-from .connection import User
-from .hall import HallError
-from .logs import fields
-from .review import decision_review, hand_review
-from .runtime import Runtime
-from .store.errors import (
+from ...engine.errors import EngineError
+from ...rules.options import OptionError
+from ..ops.logs import fields
+from ..store.errors import (
     AccountSuspended,
     AuthenticationFailed,
     InvalidRequest,
@@ -35,7 +29,13 @@ from .store.errors import (
     NotFound,
     StoreError,
 )
-from .table_config import ConfigError
+from ..tables.chat import PHRASES
+from ..tables.config import ConfigError
+from ..tables.connection import User
+from ..tables.hall import HallError
+from .auth import COOKIE, SESSION_DAYS
+from .review import decision_review, hand_review
+from .runtime import Runtime
 from .verify import verify_record
 from .waits import WaitsError, hand_waits
 
@@ -358,7 +358,7 @@ async def hand_verify(request: Request) -> Response:
 @endpoint(auth=True)
 async def hand_replay(request: Request) -> Response:
     """A finished hand to look back at: every event, the final view from the viewer's seat,
-    the Wenling non-winners' items (``baida.server.review``); for its players (and admins)."""
+    the Wenling non-winners' items (``baida.server.web.review``); for its players (and admins)."""
     hand_id, record, info, seat = await _own_hand(request)
     review = await _in_workers(request, "replayed", hand_review, record, seat)
     return JSONResponse({"hand_id": hand_id, "number": info.number, **review})
@@ -381,7 +381,7 @@ async def hand_decisions(request: Request) -> Response:
 
 @endpoint(csrf=False)
 async def waits(request: Request) -> Response:
-    """The 听牌 hint: the tiles that would win a hand (``baida.server.waits``). It may score
+    """The 听牌 hint: the tiles that would win a hand (``baida.server.web.waits``). It may score
     hundreds of candidate wins, so it runs in the bot workers, never on the event loop, and
     answers for a hand already asked about come from a small cache."""
     raw = await request.body()

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..bots.review import review_record
-from ..engine.records import replay
-from ..tui.nonwinners import wenling_nonwinners
+from ...bots.review import review_record
+from ...engine.records import replay
+from ...tui.nonwinners import wenling_nonwinners
 
 
 def nonwinner_items(view: dict[str, Any]) -> dict[str, Any]:

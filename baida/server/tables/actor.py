@@ -19,19 +19,19 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import Match, Round
-from ..table import BotTurn, Refused, SeatMode, TableDriver
-from ..tiles import tile_str
+from ...engine import Match, Round
+from ...table import BotTurn, Refused, SeatMode, TableDriver
+from ...tiles import tile_str
+from ..directory.in_process import Directory
+from ..ops.metrics import Metrics
+from ..store.hands import SettleRequest
+from ..store.writer import HallStore
 from . import protocol as P
 from .botpool import BotPool
 from .chat import ChatLimiter, chat_text
 from .clock import Clock, TimerHandle
+from .config import TableConfig
 from .connection import Connection, User
-from .directory import Directory
-from .metrics import Metrics
-from .persistence import HallStore
-from .store.hands import SettleRequest
-from .table_config import TableConfig
 
 log = logging.getLogger(__name__)
 

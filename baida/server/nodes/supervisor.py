@@ -108,9 +108,9 @@ def _stop(procs: list[subprocess.Popen[bytes]]) -> None:
 
 def supervise(args: argparse.Namespace, node_args: list[str]) -> int:
     """Run ``args.nodes`` node processes of one hall until stopped; the exit status."""
-    from .redis_directory import DirectoryUnavailable, RedisDirectory
-    from .serve_cli import settings_from
-    from .store import Store
+    from ..directory.in_redis import DirectoryUnavailable, RedisDirectory
+    from ..serve_cli import settings_from
+    from ..store import Store
 
     settings = settings_from(args)
     settings.data_dir.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,1 @@
+"""Who owns which table, the lobby, room codes, who is online: in one process or in Redis."""

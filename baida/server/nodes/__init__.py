@@ -1,0 +1,2 @@
+"""One hall as several processes: the supervisor, handing sockets between nodes, every node's
+metrics."""

@@ -1,0 +1,1 @@
+"""Operations: structured logs, metrics, the stall watchdog, where data lives."""

@@ -17,6 +17,8 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Protocol, TypeVar
 
+from .db_process import resolve
+
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
@@ -89,8 +91,6 @@ class StoreWriter:
         end): in the database process when there is one, else in the writer thread."""
         if self.process is not None:
             return await self.process.call(op, *args, **kwargs)
-        from .db_process import resolve
-
         return await self.write(lambda store: resolve(store, op)(*args, **kwargs))
 
     async def read(self, fn: Callable[..., T], *args: Any) -> T:

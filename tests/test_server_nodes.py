@@ -25,7 +25,7 @@ from websockets.asyncio.client import connect
 
 from baida.server.directory.in_redis import DirectoryUnavailable, RedisDirectory
 from baida.server.nodes.handoff import BUSY, FAILED, SENT, HandoffListener, hand_off
-from baida.server.nodes.supervisor import NodeRole
+from baida.server.nodes.role import NodeRole
 from baida.server.store import Store
 from baida.server.web.ws_protocol import requested_table
 

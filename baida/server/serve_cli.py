@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
+from .nodes.role import NodeRole, handoff_folder
 from .ops.paths import default_data_dir
 
+if TYPE_CHECKING:  # the command line imports this module; the hall only when it runs
+    from .web.settings import HallSettings
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
@@ -48,7 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         parser.add_argument(flag, type=int, default=None, help=argparse.SUPPRESS)
 
 
-def settings_from(args: argparse.Namespace) -> Any:
+def settings_from(args: argparse.Namespace) -> HallSettings:
     """The ``HallSettings`` the flags ask for."""
     from .web.settings import HallSettings
 
@@ -66,8 +70,6 @@ def settings_from(args: argparse.Namespace) -> Any:
     if args.data is not None:
         settings.data_dir = args.data
     if args.node_index is not None:
-        from .nodes.supervisor import NodeRole, handoff_folder
-
         settings.node = NodeRole(args.node_index, args.node_count,
                                  handoff_folder(settings.data_dir, args.port),
                                  args.redis, args.redis_prefix)
@@ -97,6 +99,7 @@ def node_flags(args: argparse.Namespace) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     from .ops.logs import setup_logging
     from .web.app import create_app, hall_server, server_config
+    from .web.ws_protocol import adopt
 
     if not 0 < args.port < 65536:
         print("baida serve: --port must be 1-65535", file=sys.stderr)
@@ -112,11 +115,13 @@ def run(args: argparse.Namespace) -> int:
         print("baida serve: --nodes must be 1-64", file=sys.stderr)
         return 2
     setup_logging(args.log_format, args.log_level)
+    settings = settings_from(args)
     if args.nodes > 1 and args.node_index is None:
         from .nodes.supervisor import supervise
 
-        return supervise(args, node_flags(args))
-    settings = settings_from(args)
+        return supervise(args, node_flags(args), data_dir=settings.data_dir,
+                         database_url=settings.database_url,
+                         sqlite_synchronous=settings.sqlite_synchronous)
     app = create_app(settings)
     where = {} if args.listen_fd is None else {"fd": args.listen_fd}  # a node: the shared socket
     config = server_config(app, settings.host, settings.port, log_config=None, lifespan="on",
@@ -124,6 +129,6 @@ def run(args: argparse.Namespace) -> int:
                            **where)
     server = hall_server(config, f"http://{settings.host}:{settings.port}/",
                          ready_fd=args.ready_fd)
-    app.runtime.server = server
+    app.runtime.adopt = functools.partial(adopt, server)  # connections other nodes hand over
     server.run()
     return 0

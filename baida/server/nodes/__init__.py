@@ -1,2 +1,2 @@
-"""One hall as several processes: the supervisor, handing sockets between nodes, every node's
-metrics."""
+"""One hall as several processes: a node's role, the supervisor, handing sockets between
+nodes, every node's metrics."""

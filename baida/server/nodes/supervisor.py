@@ -22,49 +22,14 @@ import socket
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-NODE_PREFIX = "node-"
+from ..directory.in_redis import DirectoryUnavailable, RedisDirectory
+from ..store import Store
+from .role import handoff_folder
+
 STOP_SECONDS = 30.0
-
-
-@dataclass(frozen=True, slots=True)
-class NodeRole:
-    """This process's place in a hall of several nodes."""
-
-    index: int
-    count: int
-    folder: Path  # where the nodes' handoff sockets are
-    redis_url: str
-    prefix: str  # the hall's keys in Redis
-
-    @property
-    def name(self) -> str:
-        return node_name(self.index)
-
-    def owns(self, table_id: int, config: dict[str, Any]) -> bool:
-        """Whether a stored open table is this node's: a player's table stays with the node
-        that made it (modulo the nodes there are now), a standing table goes by its id."""
-        home = config.get("node")
-        return (home if isinstance(home, int) else table_id) % self.count == self.index
-
-
-def node_name(index: int) -> str:
-    return f"{NODE_PREFIX}{index}"
-
-
-def node_index(name: str) -> int | None:
-    tail = name.removeprefix(NODE_PREFIX)
-    return int(tail) if name.startswith(NODE_PREFIX) and tail.isdigit() else None
-
-
-def handoff_folder(data_dir: Path, port: int) -> Path:
-    return data_dir / "nodes" / str(port)
-
-
-# ---------------------------------------------------------------- the supervisor
 
 
 def _node_argv(argv: list[str], index: int, count: int, listen_fd: int, ready_fd: int) -> list[str]:
@@ -106,14 +71,11 @@ def _stop(procs: list[subprocess.Popen[bytes]]) -> None:
             p.wait()
 
 
-def supervise(args: argparse.Namespace, node_args: list[str]) -> int:
-    """Run ``args.nodes`` node processes of one hall until stopped; the exit status."""
-    from ..directory.in_redis import DirectoryUnavailable, RedisDirectory
-    from ..serve_cli import settings_from
-    from ..store import Store
-
-    settings = settings_from(args)
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
+def supervise(args: argparse.Namespace, node_args: list[str], *, data_dir: Path,
+              database_url: str, sqlite_synchronous: str) -> int:
+    """Run ``args.nodes`` node processes of one hall until stopped (``node_args``: the flags
+    each is started with; ``data_dir`` and the database: the hall's); the exit status."""
+    data_dir.mkdir(parents=True, exist_ok=True)
     try:
         listener = socket.create_server((args.host, args.port), backlog=4096)
     except OSError as exc:
@@ -127,7 +89,7 @@ def supervise(args: argparse.Namespace, node_args: list[str]) -> int:
         return 1
     directory.clear()  # whatever an earlier run left: the nodes claim their tables afresh
     directory.close()
-    store = Store(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
+    store = Store(database_url, sqlite_synchronous=sqlite_synchronous)
     store.migrate()  # once, before the nodes open it
     store.close()
 
@@ -173,5 +135,5 @@ def supervise(args: argparse.Namespace, node_args: list[str]) -> int:
         if writer >= 0:
             os.close(writer)
         with contextlib.suppress(OSError):
-            for path in handoff_folder(settings.data_dir, args.port).glob("*.sock"):
+            for path in handoff_folder(data_dir, args.port).glob("*.sock"):
                 path.unlink()

@@ -6,15 +6,15 @@ from collections.abc import Callable
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
-from ..tables.connection import Connection
-
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 
 
 class Metrics:
-    """Counters and gauges of the hall; a registry of its own (tests make many halls)."""
+    """Counters and gauges of the hall; a registry of its own (tests make many halls).
+    ``queued``: how many messages this process has queued to its clients so far (the
+    connections count them in a plain integer; the metrics read it at each scrape)."""
 
-    def __init__(self) -> None:
+    def __init__(self, queued: Callable[[], int]) -> None:
         self.registry = CollectorRegistry()
         r = self.registry
         self.tables = Gauge("baida_tables", "tables by status", ["status"], registry=r)
@@ -38,7 +38,8 @@ class Metrics:
         self._scrape_hooks: list[Callable[[], None]] = []
         # the hot path counts in plain integers; the counters catch up at each scrape
         self.pending_in = 0
-        self._out_counted = Connection.queued  # at the last scrape (one hall per process)
+        self._queued = queued
+        self._out_counted = queued()  # at the last scrape (one hall per process)
         self.pending_actions = 0
 
     def on_scrape(self, hook: Callable[[], None]) -> None:
@@ -60,7 +61,7 @@ class Metrics:
         for counter, name in ((self.messages_in, "pending_in"), (self.actions, "pending_actions")):
             counter.inc(getattr(self, name))
             setattr(self, name, 0)
-        queued = Connection.queued
+        queued = self._queued()
         self.messages_out.inc(queued - self._out_counted)
         self._out_counted = queued
         return generate_latest(self.registry)

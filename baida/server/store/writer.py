@@ -1,6 +1,5 @@
-"""What a table needs from storage, as awaitables: ``HallStore``.
-
-``StoreWriter`` implements it over ``baida.server.store.Store`` (synchronous SQLAlchemy): one
+"""The hall's storage as awaitables: ``StoreWriter``, the ``HallStore`` of the tables
+(``tables.hall_store``), over ``baida.server.store.Store`` (synchronous SQLAlchemy): one
 writer thread applies the hall's writes in order, and commits the actions of many tables
 together (group commit), so a table waits about one commit for an action to be durable and
 the database sees few transactions. Reads for the lobby go through ``read`` (a thread pool).
@@ -15,32 +14,14 @@ import threading
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
+
+from .db_process import resolve
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 MAX_BATCH = 500  # actions in one group commit
-
-
-class HallStore(Protocol):
-    async def append_actions(self, hand_id: int, rows: list[tuple[int, dict[str, Any]]]) -> None:
-        """Store actions (index in the hand, action JSON); durable when this returns."""
-        ...
-
-    async def write(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run ``fn(store, *args)`` in the writer thread, after every earlier write of this
-        kind (actions waiting to be stored may go first: they never depend on it)."""
-        ...
-
-    async def call(self, op: str, *args: Any, **kwargs: Any) -> Any:
-        """``store.<op>(*args, **kwargs)``, one of the table writes that may run in the
-        database process (``db_process.CALLS``: a hand's deal and end)."""
-        ...
-
-    async def read(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run ``fn(store, *args)`` in a reader thread."""
-        ...
 
 
 def _settle(futures: list[asyncio.Future[None]], error: Exception | None) -> None:
@@ -89,8 +70,6 @@ class StoreWriter:
         end): in the database process when there is one, else in the writer thread."""
         if self.process is not None:
             return await self.process.call(op, *args, **kwargs)
-        from .db_process import resolve
-
         return await self.write(lambda store: resolve(store, op)(*args, **kwargs))
 
     async def read(self, fn: Callable[..., T], *args: Any) -> T:

@@ -8,10 +8,10 @@ import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..directory.in_process import Directory, InProcessDirectory
-from ..nodes.supervisor import node_name
+from ..nodes.role import NodeRole, node_name
 from ..ops.logs import fields
 from ..ops.metrics import Metrics
 from ..store.writer import StoreWriter
@@ -20,9 +20,6 @@ from .botpool import BotPool
 from .clock import Clock
 from .config import ConfigError, TableConfig
 from .connection import User
-
-if TYPE_CHECKING:
-    from ..nodes.supervisor import NodeRole
 
 log = logging.getLogger(__name__)
 

@@ -6,8 +6,10 @@ import asyncio
 import gc
 import logging
 import os
+import socket
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -19,7 +21,7 @@ from ..ops.metrics import Metrics
 from ..store.writer import StoreWriter
 from ..tables.botpool import BotPool
 from ..tables.clock import Clock, LoopClock
-from ..tables.connection import User
+from ..tables.connection import Connection, User
 from ..tables.hall import Hall
 from .auth import LoginLimiter, RoomCodeLimiter, SessionCodec, load_secret
 from .settings import HallSettings
@@ -46,12 +48,14 @@ class Runtime:
     def __init__(self, settings: HallSettings, clock: Clock | None = None) -> None:
         self.settings = settings
         self.clock: Clock = clock or LoopClock()
-        self.metrics = Metrics()
+        self.metrics = Metrics(queued=lambda: Connection.queued)
         self.limiter = LoginLimiter(self._now)
         self.room_limiter = RoomCodeLimiter(self._now)
         self.tables_warm_seconds: float | None = None  # the evaluator tables, in this process
         self.directory: Directory = InProcessDirectory()
-        self.server: Any = None  # the uvicorn server (``baida serve`` sets it; for handoffs)
+        # serves a connection another node handed over, its request already read (``baida
+        # serve`` sets it to ``ws_protocol.adopt`` on its uvicorn server)
+        self.adopt: Callable[[socket.socket, bytes], None] | None = None
         self.handoffs: Any = None  # a node's HandoffListener
         self.node_metrics: Any = None  # a node's NodeMetrics: /metrics of every node
         self.store: Any = None
@@ -117,14 +121,18 @@ class Runtime:
         from ..directory.in_redis import RedisDirectory
         from ..nodes.handoff import HandoffListener
         from ..nodes.metrics import NodeMetrics
-        from .ws_protocol import adopt
 
         role = self.settings.node
         assert role is not None
         self.directory = RedisDirectory(role.redis_url, role.name, prefix=role.prefix)
-        self.handoffs = HandoffListener(role.folder, role.name,
-                                        lambda conn, data: adopt(self.server, conn, data))
+        self.handoffs = HandoffListener(role.folder, role.name, self._adopt)
         self.node_metrics = NodeMetrics(role.name, self.metrics.render, self.directory)
+
+    def _adopt(self, conn: socket.socket, request: bytes) -> None:
+        if self.adopt is None:  # no server to serve it
+            conn.close()
+            return
+        self.adopt(conn, request)
 
     def owner_elsewhere(self, table_id: int) -> str | None:
         """The node that owns ``table_id`` if it is another node (None: here, or nobody)."""

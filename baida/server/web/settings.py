@@ -4,13 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from ..nodes.role import NodeRole
 from ..ops.paths import default_data_dir
 from ..tables.hall import DEFAULT_STANDING, StandingTables
-
-if TYPE_CHECKING:
-    from ..nodes.supervisor import NodeRole
 
 
 @dataclass(slots=True)

@@ -13,18 +13,15 @@ import asyncio
 import logging
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from starlette.requests import cookie_parser
 
 from ..tables import protocol as P
-from ..tables.actor import CLOSED
+from ..tables.actor import CLOSED, TableActor
 from ..tables.connection import Connection, SocketWriter, User
 from .auth import COOKIE
-
-if TYPE_CHECKING:
-    from ..tables.actor import TableActor
-    from .runtime import Runtime
+from .runtime import Runtime
 
 log = logging.getLogger(__name__)
 

@@ -23,6 +23,7 @@ from websockets.http11 import Request
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
+from ..nodes.handoff import BUSY, SENT, hand_off
 from .ws import PREFIX, TableSession, table_id
 
 log = logging.getLogger(__name__)
@@ -135,8 +136,6 @@ class TableSocketProtocol(asyncio.Protocol):
                  delay: float) -> None:
         """Try to hand the connection over; while the owner's queue is full, again a little
         later (reading paused); if the owner cannot be reached, answer here after all."""
-        from ..nodes.handoff import BUSY, SENT, hand_off
-
         self._handoff_timer = None
         transport = self.transport
         if transport is None or transport.is_closing():

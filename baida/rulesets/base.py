@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import fields
+from functools import lru_cache
 from typing import Any, ClassVar, TypeVar
 
 from ..quote import quote
@@ -121,20 +122,17 @@ class Ruleset:
 
     def make_options(self, given: dict[str, Any] | None) -> Options:
         """Validate ``given`` (names without prefix) as this ruleset's options."""
-        elsewhere: dict[str, str] = {}
-        for other in rulesets():
-            if other.options_class is not self.options_class:
-                for f in fields(other.options_class):
-                    elsewhere.setdefault(f.name, other.title)
-        prefixes = tuple(r.option_prefix for r in rulesets())
+        elsewhere, prefixes = _others(self.options_class, rulesets())
         return build_options(self.options_class, given, self.title, elsewhere, prefixes)
 
     def view_options(self, given: Any) -> Options:
         """The options a view shows, as an options object: what a bot reads (the defaults when
-        the view shows none, or ones that do not validate)."""
+        the view shows none, or ones that do not validate). Remembered: a table's views show
+        the same options all match long."""
         try:
-            return self.make_options(dict(given) if given else None)
-        except (OptionError, TypeError, ValueError):
+            key = tuple(given.items()) if given else ()
+            return _view_options(self, key)
+        except TypeError:  # not a mapping, or a value that cannot be a key
             return self.options_class()
 
     def resolve_options(self, options: Any) -> Options:
@@ -174,6 +172,27 @@ class Ruleset:
 
     def __repr__(self) -> str:
         return f"<ruleset {self.name}>"
+
+
+@lru_cache(maxsize=64)
+def _others(
+    own: OptionsClass, registered: tuple[Ruleset, ...]
+) -> tuple[dict[str, str], tuple[str, ...]]:
+    """The other rulesets' options (name -> their title) and every option prefix."""
+    elsewhere: dict[str, str] = {}
+    for other in registered:
+        if other.options_class is not own:
+            for f in fields(other.options_class):
+                elsewhere.setdefault(f.name, other.title)
+    return elsewhere, tuple(r.option_prefix for r in registered)
+
+
+@lru_cache(maxsize=256)
+def _view_options(rules: Ruleset, key: tuple[tuple[Any, Any], ...]) -> Options:
+    try:
+        return rules.make_options(dict(key) if key else None)
+    except (OptionError, TypeError, ValueError):
+        return rules.options_class()
 
 
 # ---------------------------------------------------------------------- the registry

@@ -14,11 +14,12 @@ import importlib
 import sys
 
 SUBCOMMANDS = {
-    "score": ("baida.scoring.cli", "score one finished hand given as JSON (docs/scoring-api.md)"),
+    "score": ("baida.commands.score",
+              "score one finished hand given as JSON (docs/scoring-api.md)"),
     "play": ("baida.play", "play a match in the terminal against three bots"),
-    "replay": ("baida.engine.replay_cli", "re-run a game record and check its settlement"),
-    "arena": ("baida.bots.arena_cli", "pit bots against each other in duplicate matches"),
-    "review": ("baida.bots.review_cli", "the expert bot's value of each decision in a hand"),
+    "replay": ("baida.commands.replay", "re-run a game record and check its settlement"),
+    "arena": ("baida.commands.arena", "pit bots against each other in duplicate matches"),
+    "review": ("baida.commands.review", "the expert bot's value of each decision in a hand"),
     "serve": ("baida.server.serve_cli", "run the online hall (lobby, tables, browser client)"),
     "client": ("baida.client.cli", "play a match at a hall from the terminal"),
     "admin": ("baida.server.admin_cli", "operator commands on a hall's database"),

@@ -21,13 +21,14 @@ import sys
 from rich.console import Console
 from rich.text import Text
 
-from .rules.options import OptionError, make_options
+from .rules.options import OptionError
+from .rulesets import names, ruleset
 from .tui.i18n import LANGS, text
 from .tui.keyboard import KeyReader
 from .tui.recorder import RecordWriter
 from .tui.session import EndOfInput, QuitMatch, Session, Settings
 
-RULESETS = ("jiaxing", "wenling")
+RULESETS = names()
 DEFAULT_BOT = "efficient"
 FALLBACK_BOT = "greedy"
 
@@ -76,12 +77,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _options(args: argparse.Namespace) -> dict[str, object]:
     options: dict[str, object] = {}
     if args.no_chi:
-        if args.ruleset != "jiaxing":
+        if not ruleset(args.ruleset).claims_by_option:
             raise OptionError(
                 "--no-chi: only a Jiaxing table may forbid 吃 (Wenling always allows it)"
             )
         options["allow_chi"] = False
-    make_options(args.ruleset, options)  # validated here, for a clear message
+    ruleset(args.ruleset).make_options(options)  # validated here, for a clear message
     return options
 
 

@@ -13,12 +13,13 @@ import time
 
 
 def warm_tables(random_hands: int = 20, bot_hands: int = 1) -> float:
-    """Play the warm-up hands of both rulesets; returns the seconds it took."""
+    """Play the warm-up hands of every ruleset; returns the seconds it took."""
     from .bots.policy import make_bot
     from .engine import Round
+    from .rulesets import names
 
     start = time.perf_counter()
-    for ruleset in ("jiaxing", "wenling"):
+    for ruleset in names():
         for name, count in (("random", random_hands), ("efficient", bot_hands)):
             for n in range(count):
                 seed = hashlib.sha256(f"baida-warmup:{ruleset}:{name}:{n}".encode()).digest()

@@ -8,7 +8,7 @@ import random
 from baida.hand import Hand, make_meld
 from baida.rules.options import jiaxing_options, wenling_options
 from baida.rules.wenling_tiles import wenling_wilds_and_specials
-from baida.scoring import score
+from baida.rulesets import score
 from baida.scoring.request import ScoreRequest
 from baida.tiles import WILD
 

@@ -9,20 +9,21 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from baida.bots.efficiency import Target
-from baida.bots.expert import ExpertBot, Table
+from baida.bots.expert import ExpertBot, Table, tuned_for
 from baida.bots.features import Seen
 from baida.bots.planner import Planner
 from baida.bots.policy import action_type
 from baida.bots.simulation import race_hazard, simulate_offense
 from baida.bots.strong import StrongBot
 from baida.hand import Meld
+from baida.rulesets import Jiaxing, Ruleset, Wenling
 
 
 class _ApproximateReady:
     """Mixin: Wenling ready hands valued as before 2026-12-05 (``targets.wenling_value``), so
     that the candidates measured against that ``expert`` play as they were measured."""
 
-    exact_ready: frozenset[str] = frozenset()
+    exact_ready: frozenset[type[Ruleset]] = frozenset()
 
 
 class EarlierWenlingExpert(_ApproximateReady, ExpertBot):
@@ -54,7 +55,7 @@ class SimulatingStrong(StrongBot):
     futures (64 in Jiaxing, 32 in Wenling) instead of the second ply."""
 
     name = "strong-simulating"
-    rollouts = {"jiaxing": 64, "wenling": 32}
+    rollouts = {Jiaxing: 64, Wenling: 32}
     simulate_top = 4
 
     def _hazard(self, seen: Seen, draws: int) -> float:
@@ -64,7 +65,7 @@ class SimulatingStrong(StrongBot):
         self, seen: Seen, planner: Planner, plans: dict, offense: dict[int, float], draws: int
     ) -> None:
         simulate_offense(
-            seen, plans, offense, list(offense), draws, self.rng, self.rollouts[seen.ruleset],
+            seen, plans, offense, list(offense), draws, self.rng, seen.rules.pick(self.rollouts),
             self.simulate_top, hazard=self._hazard(seen, draws),
         )
 
@@ -122,7 +123,7 @@ class ClaimAwareExpert(_ApproximateReady, ExpertBot):
     """A candidate: ``expert`` whose planner counts claims (``Planner(claims=True)``)."""
 
     name = "expert-claim-aware"
-    planner_claims = frozenset({"jiaxing", "wenling"})
+    planner_claims = frozenset({Jiaxing, Wenling})
 
 
 class StrongPlayExpert(_ApproximateReady, ExpertBot):
@@ -168,7 +169,7 @@ class HunyiseExpert(_ApproximateReady, ExpertBot):
     max_off = 5
 
     def _planner(self, seen: Seen) -> Planner:
-        if seen.ruleset == "wenling":
+        if isinstance(seen.rules, Wenling):
             suit = committed_suit(seen, self.max_off)
             if suit is not None:
                 return _CommittedPlanner(seen, suit)
@@ -208,8 +209,8 @@ class StoppingExpert(_ApproximateReady, ExpertBot):
     stop_weight = 1.0
 
     def _planner(self, seen: Seen) -> Planner:
-        if seen.ruleset == "wenling":
-            return _StoppingPlanner(seen, claims=seen.ruleset in self.planner_claims)
+        if isinstance(seen.rules, Wenling):
+            return _StoppingPlanner(seen, claims=tuned_for(seen.rules, self.planner_claims))
         return super()._planner(seen)
 
     def _table(self, seen: Seen, view: Mapping[str, Any]) -> Table:
@@ -249,7 +250,7 @@ class ClaimWaitingExpert(WaitingExpert):
     """``WaitingExpert`` whose planner also counts claims (``ClaimAwareExpert``'s steps)."""
 
     name = "expert-claim-waiting"
-    planner_claims = frozenset({"wenling"})
+    planner_claims = frozenset({Wenling})
 
 
 # -- exact values of ready hands (Wenling) -------------------------------------------------
@@ -286,7 +287,7 @@ class _RacingPlans:
 
     def _planner(self, seen: Seen) -> Planner:
         planner = super()._planner(seen)  # type: ignore[misc]
-        if seen.ruleset == "wenling":
+        if isinstance(seen.rules, Wenling):
             planner.hazard = race_hazard(seen, planner.draws_left())
         return planner
 

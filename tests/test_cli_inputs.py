@@ -24,11 +24,11 @@ from hypothesis import strategies as st
 from hypothesis_budget import examples
 from test_records import won_hand
 
-from baida.bots import review_cli
 from baida.cli import main
-from baida.engine import replay_cli
+from baida.commands import replay as replay_cli
+from baida.commands import review as review_cli
+from baida.commands.score import score_text
 from baida.jsonin import MAX_ERROR
-from baida.scoring.cli import score_text
 
 GOOD: dict[str, Any] = {
     "ruleset": "jiaxing", "indicator": "9p", "winner": "S",

@@ -18,7 +18,7 @@ import pytest
 from docs_markdown import DOCS, REPO, example_blocks, markdown_files, table_after
 
 from baida.cli import main
-from baida.scoring.cli import score_text
+from baida.commands.score import score_text
 
 EXAMPLES = DOCS / "examples"
 CASE_FILES = {"errors.json", "refusals.json"}

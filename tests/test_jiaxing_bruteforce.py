@@ -16,8 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis_budget import examples
 
-from baida.scoring import score
-from baida.scoring.parse import parse_request
+from baida.rulesets import parse_request, score
 from baida.scoring.request import ScoreRequest
 from baida.tiles import WILD, parse_tile, tile_str
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from baida.scoring import score_json
+from baida.rulesets import score_json
 
 HERE = Path(__file__).resolve().parent
 LOCAL = HERE / "fixtures" / "examples"

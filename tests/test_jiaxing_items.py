@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from baida.scoring import ScoreInputError, score_json
+from baida.rulesets import score_json
+from baida.scoring import ScoreInputError
 from baida.scoring.jiaxing_items import (
     CARRY_TOKENS,
     FAN_ITEMS,

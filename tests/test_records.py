@@ -11,7 +11,8 @@ import pytest
 from test_engine_helpers import scripted
 from test_engine_random import pick
 
-from baida.engine import Round, replay_cli
+from baida.commands import replay as replay_cli
+from baida.engine import Round
 from baida.engine.errors import RecordError
 from baida.engine.records import replay, start_round
 

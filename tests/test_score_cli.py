@@ -258,7 +258,7 @@ def test_the_installed_command_in_a_subprocess(tmp_path):
 
 
 def test_an_internal_failure_is_one_line_not_a_traceback(capsys, monkeypatch):
-    import baida.scoring.cli as score_cli
+    import baida.commands.score as score_cli
 
     def broken(obj):
         raise RuntimeError("boom")

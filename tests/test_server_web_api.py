@@ -15,7 +15,9 @@ from test_server_play import player
 
 from baida.bots.review import review_record
 from baida.client.play import HandTracker
-from baida.scoring import ScoreRequest, score
+from baida.rulesets import ruleset as ruleset_of
+from baida.rulesets import score
+from baida.scoring import ScoreRequest
 from baida.server.web import api
 from baida.server.web.waits import WaitsError, hand_waits
 from baida.tiles import WILD, parse_tile, parse_tiles, tile_str
@@ -79,9 +81,8 @@ def test_bad_waits_requests_name_the_field(change: dict[str, Any], message: str)
 
 def _legal_self_draw(ruleset: str, indicator: str, concealed: list[int], tile: int) -> bool:
     from baida.hand import Hand
-    from baida.rules.options import make_options
 
-    req = ScoreRequest(ruleset=ruleset, options=make_options(ruleset, {}),
+    req = ScoreRequest(ruleset=ruleset, options=ruleset_of(ruleset).make_options({}),
                        indicator=parse_tile(indicator), winner=0, hand=Hand(concealed, [], []),
                        win_tile=tile, win_by="self_draw")
     return bool(score(req)["legal"])

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from baida.hand import Hand, parse_meld
 from baida.rules.options import wenling_options
-from baida.scoring import ScoreInputError, score_json
+from baida.rulesets import score_json
+from baida.scoring import ScoreInputError
 from baida.scoring.request import ScoreRequest
 from baida.scoring.wenling import score_wenling, validate_wenling
 from baida.tiles import parse_tile, parse_tiles

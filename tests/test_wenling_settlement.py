@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from baida.hand import Hand, parse_meld
 from baida.rules.options import wenling_options
 from baida.rules.wenling_tiles import wenling_tiles
-from baida.scoring import score_json
+from baida.rulesets import score_json
 from baida.scoring.wenling_others import nonwinner_score
 from baida.scoring.wenling_settle import settle
 from baida.tiles import parse_tile, parse_tiles

@@ -23,7 +23,7 @@ class EfficientBot(HeuristicBot):
     name = "efficient"
 
     def _planner(self, seen: Seen) -> Planner:
-        return Planner(seen, use_values=False, patterns_in_wenling=False)
+        return Planner(seen, use_values=False, plain_only=True)
 
     def _best(
         self, planner: Planner, counts: list[int], wilds: int, melds: list
@@ -35,8 +35,8 @@ class EfficientBot(HeuristicBot):
         return min((p.distance, -p.ukeire) for p in plans)
 
     def _safety(self, seen: Seen, kind: int) -> tuple[int, int]:
-        """Wenling tie-breaks: (生牌 in the 生牌阶段, not discarded by anyone yet)."""
-        if seen.ruleset != "wenling":
+        """包三家 tie-breaks (Wenling): (生牌 in the 生牌阶段, not discarded by anyone yet)."""
+        if not seen.rules.baosanjia:
             return (0, 0)
         fresh = kind not in seen.discarded_kinds
         return (int(fresh and seen.sheng_phase), int(fresh))

@@ -8,10 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import astuple
 
-from ..engine.round import resolve_options
 from ..evaluator import is_complete
 from ..hand import Hand, Meld
-from ..rules.options import OptionError, WenlingOptions
+from ..rules.options import WenlingOptions
 from ..rules.wenling_tiles import WenlingTiles
 from ..scoring.wenling_winner import best_reading
 from ..tiles import NUM_KINDS, WILD, WINDS
@@ -26,10 +25,7 @@ _TOTALS: BoundedTable[tuple, dict[tuple[int, bool], int]] = BoundedTable(20_000)
 
 
 def _options(seen: Seen) -> WenlingOptions:
-    try:
-        options = resolve_options("wenling", seen.options or None)
-    except (OptionError, TypeError, ValueError):
-        options = resolve_options("wenling", None)
+    options = seen.rule_options  # Wenling's (the planner asks for exact values only there)
     assert isinstance(options, WenlingOptions)
     return options
 

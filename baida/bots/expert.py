@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..hand import Meld
+from ..rulesets import Jiaxing, Ruleset, Wenling, ruleset
 from .base import Claim
 from .danger import Opponent, deal_in_chance
 from .efficiency import distance
@@ -93,9 +94,9 @@ class Table:
         return any({a, b} == set(p) for p in self.seen.santan_pairs)
 
     def multiplier(self, winner: int, payer: int) -> float:
-        """Shares ``payer`` pays when ``winner`` self-draws (RULES.md §A5.2); 1 in Wenling."""
+        """Shares ``payer`` pays when ``winner`` self-draws (RULES.md §A5.2); 1 without 三摊."""
         seen = self.seen
-        if seen.ruleset != "jiaxing":
+        if not seen.rules.santan:
             return 1.0
         if seen.players[payer].gave_up:
             return 0.0
@@ -129,7 +130,7 @@ class Table:
 
     def own(self, ev: float, counts: Sequence[int], melds: Sequence[Meld]) -> float:
         """Points this seat expects from its own win (and, in Wenling, its non-winner total)."""
-        if self.seen.ruleset == "jiaxing":
+        if self.planner.in_tai:
             return ev * self.gain_multiplier() * self.race * self.own_scale
         if not self.planner.use_values:  # chances only: at a typical hand's worth
             ev *= WENLING_TYPICAL_VALUE
@@ -140,7 +141,7 @@ class Table:
         """(win chance now, after one more meld) of ``opp``."""
         if not opp.can_win:
             return 0.0, 0.0
-        after = win_chance_table(self.seen.ruleset, opp.melds_count + 1, self.seen.wall_remaining)
+        after = win_chance_table(self.seen.rules, opp.melds_count + 1, self.seen.wall_remaining)
         return opp.win_chance, max(opp.win_chance, after)
 
 
@@ -157,21 +158,22 @@ class ExpertBot(StrongBot):
     # Jiaxing: discards, claims and kongs played as ``strong`` plays them (its scores, shown
     # by ``evaluate``); 坚持/放弃 by this bot's value
     jiaxing_strong_play = False
-    # the rulesets where the planner counts the claims that can bring a step, not only draws
-    planner_claims: frozenset[str] = frozenset()
+    # the rulesets (classes) where the planner counts the claims that can bring a step, not
+    # only draws
+    planner_claims: frozenset[type[Ruleset]] = frozenset()
     # Wenling: a ready hand's waits weighed by how often the others discard them
     # (``Planner(weighted_waits=True)``); False: every live copy alike
     weighted_waits = False
     # the rulesets whose ready hands are valued by the scorer (``Planner(exact_ready=True)``,
     # ``exact_value.py``); measured ahead of the approximate values in Wenling (BENCHMARKS.md)
-    exact_ready: frozenset[str] = frozenset({"wenling"})
+    exact_ready: frozenset[type[Ruleset]] = frozenset({Wenling})
     feed_ordinary = True  # False: only a claim that makes a 承包 pair is weighed as a feed
     wenling_nonwinner_weight = NONWINNER_WEIGHT
     simulate_top = 4  # how many discards (by the planner's estimate) are simulated
     simulated_plans = 2  # ... and how many of each one's targets
     # a simulated chance is a probability, divided by this to be read like the planner's:
     # in Jiaxing ``own`` multiplies the planner's chances by ``jiaxing_own_scale``
-    simulated_per_planned = {"jiaxing": JIAXING_OWN_SCALE, "wenling": 1.0}
+    simulated_per_planned: dict[type[Ruleset], float] = {Jiaxing: JIAXING_OWN_SCALE, Wenling: 1.0}
 
     def __init__(self, seed: int | None = None, budget_ms: float = DEFAULT_BUDGET_MS) -> None:
         super().__init__(seed=seed)
@@ -195,7 +197,7 @@ class ExpertBot(StrongBot):
                 if action_type(a) == decisive:
                     return a
         santan = any(action_type(a) == "continue" for a in legal_actions)
-        if self.jiaxing_strong_play and not santan and _ruleset(view) == "jiaxing":
+        if self.jiaxing_strong_play and not santan and _plays(view, Jiaxing):
             return StrongBot.choose(self, view, legal_actions)
         scored = self.evaluate(view, legal_actions)
         scored = [s for s in scored if s.eligible] or scored
@@ -215,7 +217,8 @@ class ExpertBot(StrongBot):
         by_type: dict[str, list[Any]] = {}
         for a in legal_actions:
             by_type.setdefault(action_type(a), []).append(a)
-        if self.jiaxing_strong_play and seen.ruleset == "jiaxing" and "continue" not in by_type:
+        strong_play = self.jiaxing_strong_play and isinstance(seen.rules, Jiaxing)
+        if strong_play and "continue" not in by_type:
             return self._as_strong(table, by_type)
         out: list[ActionValue] = []
         if "continue" in by_type or "give_up" in by_type:
@@ -274,14 +277,14 @@ class ExpertBot(StrongBot):
 
     # -- the shared facts --------------------------------------------------------------------
     def _planner(self, seen: Seen) -> Planner:
-        if seen.ruleset == "wenling" and self.wenling_speed:
-            return Planner(seen, use_values=False, patterns_in_wenling=False)
+        if self.wenling_speed and isinstance(seen.rules, Wenling):
+            return Planner(seen, use_values=False, plain_only=True)
         return Planner(
             seen,
             use_values=self.use_values,
-            claims=seen.ruleset in self.planner_claims,
+            claims=tuned_for(seen.rules, self.planner_claims),
             weighted_waits=self.weighted_waits,
-            exact_ready=seen.ruleset in self.exact_ready,
+            exact_ready=tuned_for(seen.rules, self.exact_ready),
         )
 
     def _table(self, seen: Seen, view: Mapping[str, Any]) -> Table:
@@ -328,7 +331,7 @@ class ExpertBot(StrongBot):
             own = table.own(offense[k], counts, seen.melds)
             counts[k] += 1
             feed = self._feed_cost(table, k, offense[k])
-            deal_in = self._deal_in_cost(table, k, own) if seen.ruleset == "wenling" else 0.0
+            deal_in = self._deal_in_cost(table, k, own) if seen.rules.discard_wins else 0.0
             value = own - loss - feed - deal_in
             parts = {"own": own, "loss": loss, "feed": feed, "deal_in": deal_in}
             rank = _efficiency_key(plans[k])
@@ -346,7 +349,7 @@ class ExpertBot(StrongBot):
         seen = table.seen
         nearest = [k for k in dist if dist[k] == d_min]
         slower = [k for k in dist if dist[k] == d_min + 1]
-        if seen.ruleset == "wenling":
+        if seen.rules.baosanjia:
             if not self.wenling_liable_slack:
                 return nearest + slower if self._threatened(seen) else nearest
             if all(self._liable(seen, k) for k in nearest):
@@ -401,12 +404,12 @@ class ExpertBot(StrongBot):
         simulate_offense(
             seen, plans, offense, allowed, table.draws, self.rng, self.rollouts,
             self.simulate_top, self.simulated_plans,
-            self.simulated_per_planned.get(seen.ruleset, 1.0),
+            seen.rules.pick(self.simulated_per_planned, 1.0),
         )
 
     def _wild_discard_own(self, table: Table) -> float:
         seen = table.seen
-        if seen.ruleset == "wenling":
+        if seen.rules.wild_discard_forfeits:
             return 0.0  # a player who discards a 得 can no longer win
         plans = table.planner.waiting_plans(seen.counts, seen.wilds - 1, seen.melds, table.draws)
         return table.own(combined_ev(plans), seen.counts, seen.melds)
@@ -455,7 +458,7 @@ class ExpertBot(StrongBot):
     @staticmethod
     def _makes_pair(seen: Seen, claimer: int, discarder: int) -> bool:
         """Whether one more claim of ``claimer`` on ``discarder`` makes them 承包方 (三摊)."""
-        if seen.ruleset != "jiaxing" or not seen.options.get("santan_enabled", True):
+        if not seen.rules.santan or not seen.options.get("santan_enabled", True):
             return False
         if any({claimer, discarder} == set(p) for p in seen.santan_pairs):
             return False
@@ -572,7 +575,7 @@ class ExpertBot(StrongBot):
             if distance(counts, seen.wilds, seen.sets_needed, target) < 0:
                 value = max(value, valuer.value(target, counts, seen.wilds, seen.melds))
         value = value or _floor_value(seen)
-        payers = table.gain_multiplier() if seen.ruleset == "jiaxing" else 3.0
+        payers = table.gain_multiplier()  # 3 without 三摊 multipliers
         return ActionValue(action, value * payers, {"own": value * payers})
 
 
@@ -589,10 +592,17 @@ def race_first(chances: Sequence[float], draws: int) -> list[float]:
     return [h / total * anyone for h in hazards]
 
 
-def _ruleset(view: Any) -> str:
-    return str(view_dict(view).get("ruleset", ""))
+def tuned_for(rules: Ruleset, classes: frozenset[type[Ruleset]]) -> bool:
+    """Whether a setting measured per ruleset (``planner_claims``, ``exact_ready``) holds for
+    ``rules``: it is one of ``classes`` or a variant of one."""
+    return isinstance(rules, tuple(classes))
+
+
+def _plays(view: Any, rules_class: type[Ruleset]) -> bool:
+    """Whether the view's table plays ``rules_class`` (or a variant of it)."""
+    return isinstance(ruleset(view_dict(view).get("ruleset")), rules_class)
 
 
 def _floor_value(seen: Seen) -> float:
     """The least a win is worth (Jiaxing 2 台, Wenling T = 30)."""
-    return 2.0 if seen.ruleset == "jiaxing" else 3.0
+    return seen.rules.least_win

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..hand import Meld
+from ..rules.options import Options
+from ..rulesets import Ruleset, ruleset
 from ..tiles import EAST, parse_tile
 
 NUM = 34
@@ -61,6 +63,7 @@ class Seen:
     """One seat's knowledge of the hand, as count vectors."""
 
     ruleset: str
+    rules: Ruleset  # the ruleset's facts (``baida.rulesets``)
     seat: int
     dealer: int
     seat_wind: int
@@ -87,12 +90,12 @@ class Seen:
     santan_pairs: list[tuple[int, int]]
     claim_counts: list[list[int]]
     options: dict[str, Any]  # the table's rule options from the view ({} when absent)
+    rule_options: Options  # the same as an options object (``Ruleset.view_options``)
 
     @property
     def sets_needed(self) -> int:
         """Sets the concealed part must still form (4 or 5 minus the exposed melds)."""
-        total = 4 if self.ruleset == "jiaxing" else 5
-        return total - len(self.melds)
+        return self.rules.sets - len(self.melds)
 
     @property
     def unseen(self) -> int:
@@ -178,8 +181,11 @@ def read_view(view: Any) -> Seen:
     last = v.get("last_discard")
     winds = v.get("seat_winds") or [WIND_LETTERS[(s - v["dealer"]) % 4] for s in range(4)]
     round_wind = v.get("round_wind")
+    rules = ruleset(v["ruleset"])
+    options = dict(v.get("options") or {})
     return Seen(
-        ruleset=v["ruleset"],
+        ruleset=rules.name,
+        rules=rules,
         seat=seat,
         dealer=v["dealer"],
         seat_wind=EAST + WIND_LETTERS.index(winds[seat]),
@@ -205,7 +211,8 @@ def read_view(view: Any) -> Seen:
         carry_pool=int(v.get("carry_pool") or 0),
         santan_pairs=[tuple(p) for p in v.get("santan_pairs") or []],
         claim_counts=[list(r) for r in v.get("claim_counts") or [[0] * 4 for _ in range(4)]],
-        options=dict(v.get("options") or {}),
+        options=options,
+        rule_options=rules.view_options(options),
     )
 
 

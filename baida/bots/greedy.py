@@ -42,8 +42,9 @@ class GreedyBot(HeuristicBot):
 
     @staticmethod
     def _pattern(seen: Seen, counts: list[int]) -> int:
-        """Jiaxing tie-break: the nearest 台头和 pattern (0 in Wenling, where any shape wins)."""
-        if seen.ruleset != "jiaxing":
+        """Where a win needs a pattern (台头和): the nearest one as a tie-break (0 where any shape
+        wins)."""
+        if not seen.rules.pattern_needed:
             return 0
         sets = seen.sets_needed
         return min(pattern_shanten(counts, seen.wilds, sets, p) for p in PATTERNS)

@@ -19,6 +19,7 @@ from math import comb
 from typing import Any
 
 from ..hand import Meld
+from ..rulesets import Jiaxing, Ruleset, Wenling
 from ..tiles import EAST, parse_tile
 from .efficiency import RUN_PARTNERS
 from .features import Seen
@@ -41,6 +42,11 @@ WENLING_WIN_CHANCE: tuple[tuple[float, ...], ...] = (
     (0.000, 0.000, 0.272, 0.379, 0.391, 0.304, 0.310, 0.367, 0.352, 0.236),
     (0.000, 0.000, 0.272, 0.379, 0.391, 0.304, 0.310, 0.367, 0.352, 0.236),
 )
+
+WIN_CHANCE: dict[type[Ruleset], tuple[tuple[float, ...], ...]] = {
+    Jiaxing: JIAXING_WIN_CHANCE,  # measured per ruleset; a variant reads its parent's
+    Wenling: WENLING_WIN_CHANCE,
+}
 
 JIAXING_VALUE_SCALE = 1.2  # what opponents' wins cost against the melds' estimate (measured
 # 1.4 in strong self-play, part of it the 承包 multipliers the expert prices separately)
@@ -75,8 +81,9 @@ class OpponentRead:
         return self.suit == kind // 9
 
 
-def win_chance_table(ruleset: str, melds: int, wall_remaining: int) -> float:
-    table = JIAXING_WIN_CHANCE if ruleset == "jiaxing" else WENLING_WIN_CHANCE
+def win_chance_table(rules: Ruleset, melds: int, wall_remaining: int) -> float:
+    """P(a seat with ``melds`` exposed melds wins the hand), ``wall_remaining`` tiles left."""
+    table = rules.pick(WIN_CHANCE)
     row = table[min(melds, len(table) - 1)]
     return row[min(wall_remaining // 8, len(row) - 1)]
 
@@ -92,8 +99,8 @@ def read_opponents(seen: Seen, view: Mapping[str, Any]) -> list[OpponentRead]:
         count = len(p.melds) + p.hidden_kongs
         can_win = not p.gave_up or bool(seen.options.get("gaveup_can_win"))
         can_win = can_win and not p.discarded_wild
-        chance = win_chance_table(seen.ruleset, count, seen.wall_remaining) if can_win else 0.0
-        if seen.ruleset == "jiaxing":
+        chance = win_chance_table(seen.rules, count, seen.wall_remaining) if can_win else 0.0
+        if seen.rules.unit == "tai":
             value = jiaxing_opponent_value(p.melds, seen, p.seat)
         else:
             value = wenling_opponent_value(p.melds, flowers, seen, p.seat)
@@ -192,7 +199,7 @@ def pon_chance(seen: Seen, opp: OpponentRead, kind: int) -> float:
     """P(``opp`` claims ``kind`` by 碰 if this seat discards it now)."""
     if opp.gave_up or kind >= 34 or kind in seen.wild_faces:
         return 0.0
-    if seen.ruleset == "jiaxing" and opp.chi and opp.suit is not None and kind < 27:
+    if seen.rules.pattern_needed and opp.chi and opp.suit is not None and kind < 27:
         if kind // 9 != opp.suit:
             return 0.0  # a 台头和 hand with a 吃 is a flush: other suits are useless
     held = holds_at_least(seen.unseen, seen.live[kind], opp.concealed, 2)
@@ -206,12 +213,12 @@ def chi_chance(seen: Seen, opp: OpponentRead, kind: int) -> float:
     if opp.seat != (seen.seat + 1) % 4 or not seen.options.get("allow_chi", True):
         return 0.0
     suit = kind // 9
-    if seen.ruleset == "jiaxing":
+    if seen.rules.pattern_needed:  # 台头和: only a flush wants a suit tile
         if opp.melds_count and opp.suit != suit:
             return 0.0
         if not opp.melds_count:
             return 0.3 * _chi_shape(seen, opp, kind)  # only a flush in this suit wants it
-    if opp.suit is not None and opp.suit != suit and seen.ruleset == "wenling":
+    if opp.suit is not None and opp.suit != suit and not seen.rules.pattern_needed:
         return 0.3 * _chi_shape(seen, opp, kind)
     return _chi_shape(seen, opp, kind) * _want(opp, kind)
 

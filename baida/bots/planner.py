@@ -4,9 +4,10 @@ value and the estimated chance to finish it before the wall runs out.
 The chance is a staged negative binomial (``efficiency.completion_probability``): the hand
 needs ``distance + 1`` improving tiles among the draws still to come; the first arrives with
 the measured acceptance, the second with the acceptance of the improved hand (measured one ply
-deeper, or estimated), the later ones with the typical acceptance of their distance. In
-Wenling the last tile may also come from any opponent's discard, which multiplies the chances
-of the final step.
+deeper, or estimated), the later ones with the typical acceptance of their distance. Where
+wins on a discard are part of the game (Wenling) the last tile may also come from any
+opponent's discard, which multiplies the chances of the final step. What the ruleset decides
+(sets to make, targets, where the draws stop, how a win is valued) is asked of ``seen.rules``.
 """
 
 from __future__ import annotations
@@ -33,8 +34,6 @@ from .targets import (
     wenling_value,
 )
 
-JIAXING_WALL_RESERVE = 0  # jx.wall_reserve default, when a view carries no options
-WENLING_HUANGPAI_PAIRS = 8  # wl.huangpai_pairs default: no draws at R <= 2 * pairs + 1
 LATER_STAGE_FACTOR = 0.8  # acceptance of an improved hand relative to the current one
 TENPAI_ACCEPT = 6.0  # live tiles a typical ready hand waits on (without wilds)
 STEP_ACCEPT = 9.0  # ... and how many more each further step away from ready accepts
@@ -92,25 +91,28 @@ class Planner:
         self,
         seen: Seen,
         use_values: bool = True,
-        patterns_in_wenling: bool = True,
+        plain_only: bool = False,
         claims: bool = False,
         weighted_waits: bool = False,
         exact_ready: bool = False,
     ):
         self.seen = seen
-        # Wenling: a ready hand's waits weighed by how often the others discard each kind
-        self.weighted_waits = weighted_waits and seen.ruleset == "wenling"
-        # Wenling: a ready hand valued by the scorer, each way to finish weighed
+        rules = seen.rules
+        self.in_tai = rules.unit == "tai"  # values in 台 shares (Jiaxing), else in 和/10
+        self.sets = rules.sets
+        # wins on a discard: a ready hand's waits weighed by how often the others discard each
+        self.weighted_waits = weighted_waits and rules.discard_wins
+        # 和 points (Wenling): a ready hand valued by the scorer, each way to finish weighed
         self.ready_valuer = (
             ReadyValuer(seen, self.ron_weight)
-            if exact_ready and use_values and seen.ruleset == "wenling"
+            if exact_ready and use_values and not self.in_tai
             else None
         )
         self.use_values = use_values
-        self.patterns_in_wenling = patterns_in_wenling
+        self.plain_only = plain_only  # where any shape wins: aim for it alone, no pattern
         self.claims = claims  # steps before the last may come from claimed discards too
         self.unseen = max(1, seen.unseen)
-        if seen.ruleset == "jiaxing":
+        if self.in_tai:
             self.jx = JiaxingContext(
                 seat_wind=seen.seat_wind,
                 round_wind=seen.round_wind if seen.round_wind is not None else 27,
@@ -127,21 +129,15 @@ class Planner:
     # -- basic facts -------------------------------------------------------------------------
     def draws_left(self, extra: int = 0) -> int:
         """Own draws still expected before the wall is exhausted."""
-        options = self.seen.options
-        if self.seen.ruleset == "jiaxing":
-            stop = options.get("wall_reserve", JIAXING_WALL_RESERVE)
-        else:
-            stop = 2 * options.get("huangpai_pairs", WENLING_HUANGPAI_PAIRS) + 1
-        left = max(0, self.seen.wall_remaining - stop)
+        seen = self.seen
+        stop = seen.rules.draw_floor(seen.rule_options)
+        left = max(0, seen.wall_remaining - stop)
         return left // 4 + extra
 
     def targets(self, melds: Sequence[Meld]) -> list[Target]:
-        if self.seen.ruleset == "jiaxing":
-            return open_targets(
-                melds, "jiaxing", self.seen.options.get("require_pattern", True)
-            )
-        targets = open_targets(melds, "wenling")
-        if not self.patterns_in_wenling:
+        rules = self.seen.rules
+        targets = open_targets(melds, rules, self.seen.options.get("require_pattern", True))
+        if self.plain_only and not rules.pattern_needed:
             targets = [t for t in targets if t.kind == "any"]
         return targets
 
@@ -150,7 +146,7 @@ class Planner:
     ) -> float:
         if not self.use_values:
             return 1.0
-        if self.seen.ruleset == "jiaxing":
+        if self.in_tai:
             return jiaxing_value(target, counts, wilds, melds, self.jx)
         return wenling_value(target, counts, wilds, melds, self.wl)
 
@@ -188,7 +184,7 @@ class Planner:
                 typical = self.stage_acceptance(dist - i) / unseen
                 p = min(stages[-1] * self.later_stage_factor, typical)
             stages.append(p)
-        if self.seen.ruleset == "wenling":
+        if self.seen.rules.discard_wins:
             # the last tile may come from an opponent's discard too
             if dist == 0 and discarded is not None:
                 ron = min(0.9, discarded / unseen)
@@ -208,7 +204,7 @@ class Planner:
     ) -> list[Plan]:
         """Plans of a hand one tile short (3n+1), best first, for every open target within
         ``slack`` of the best distance."""
-        sets = (4 if self.seen.ruleset == "jiaxing" else 5) - len(melds)
+        sets = self.sets - len(melds)
         targets = self.targets(melds)
         dists = [(distance(counts, wilds, sets, t), t) for t in targets]
         if not dists:
@@ -271,7 +267,7 @@ class Planner:
         """Re-estimate a plan's chance with the measured second-ply acceptance."""
         if plan.distance <= 0:
             return plan
-        sets = (4 if self.seen.ruleset == "jiaxing" else 5) - len(melds)
+        sets = self.sets - len(melds)
         second = best_next_acceptance(
             counts, wilds, sets, plan.target, self.seen.live, self.seen.live_wilds
         )

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ..rulesets import ruleset as find_ruleset
 from .arena import DECISION_LIMIT_MEDIAN, DECISION_LIMIT_WORST, ChunkResult
 from .stats import mean_ci, paired_difference
 
@@ -21,6 +22,7 @@ def build_report(
     options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Summarise a merged arena result."""
+    unit = find_ruleset(ruleset).unit
     distinct = list(dict.fromkeys(bots))
     per_bot: dict[str, Any] = {}
     for name in distinct:
@@ -48,10 +50,10 @@ def build_report(
         }
         if t.errors:
             entry["illegal_examples"] = list(t.errors)
-        if ruleset == "jiaxing":
+        if unit == "tai":  # 台 and 番 (Jiaxing)
             entry["avg_tai"] = t.tai / t.wins if t.wins else None
             entry["avg_fan"] = t.fan / t.wins if t.wins else None
-        else:
+        else:  # 和 points (Wenling)
             entry["avg_he"] = t.win_points / t.wins if t.wins else None
         entry["time_limits_ok"] = (
             t.timing.quantile(0.5) <= DECISION_LIMIT_MEDIAN
@@ -95,7 +97,7 @@ def write_json(report: dict[str, Any], path: str | Path) -> None:
 
 def text_table(report: dict[str, Any]) -> str:
     """A plain-text summary of the report."""
-    score_key = "avg_tai" if report["ruleset"] == "jiaxing" else "avg_he"
+    score_key = f"avg_{find_ruleset(report['ruleset']).unit}"
     lines = [
         f"{report['ruleset']}: {report['duplicate_sets']} duplicate sets, "
         f"{report['hands_played']} hands, draws {100 * report['draw_rate']:.1f}%, "
@@ -148,13 +150,14 @@ def _liability_lines(report: dict[str, Any]) -> list[str]:
     def num(x: float | None) -> str:
         return "-" if x is None else f"{x:+.2f}"
 
+    rules = find_ruleset(report["ruleset"])
     lines = []
     for name, e in report["per_bot"].items():
         li = e.get("liability")
         if not li:
             continue
         hands = e["seat_hands"] or 1
-        if report["ruleset"] == "jiaxing":
+        if rules.santan:
             lines.append(
                 f"{name}: 三摊 asked {li['santan_asked']}, 坚持 {pct(li['continue_rate'])}; "
                 f"after 坚持 {num(li['points_after_continue'])} pts/hand, "
@@ -163,7 +166,7 @@ def _liability_lines(report: dict[str, Any]) -> list[str]:
                 f"third claims fed {li['third_claim_feeds']} "
                 f"({100 * li['third_claim_feeds'] / hands:.1f} per 100 hands)"
             )
-        else:
+        elif rules.baosanjia:
             lines.append(
                 f"{name}: 包三家 {li['baosanjia']} "
                 f"({100 * li['baosanjia'] / hands:.2f} per 100 hands), "

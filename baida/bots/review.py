@@ -25,7 +25,7 @@ def review_record(
     does not replay, or the hand is not finished."""
     rnd, actions, _ = read_record(record)  # the checks of ``baida replay``, settlement too
     bot = ExpertBot(seed=0) if budget_ms is None else ExpertBot(seed=0, budget_ms=budget_ms)
-    scale = rnd.base if rnd.ruleset == "jiaxing" else 1
+    scale = rnd.base if rnd.rules.base_scales else 1  # the bot values in shares of the 底分
     decisions: list[dict[str, Any]] = []
     for index, action in enumerate(actions):
         try:
@@ -43,7 +43,7 @@ def review_record(
         "ruleset": rnd.ruleset,
         "bot": bot.name,
         "budget_ms": bot.budget_ms,
-        "unit": "points" if rnd.ruleset == "wenling" else f"points (base {rnd.base})",
+        "unit": f"points (base {rnd.base})" if rnd.rules.base_scales else "points",
         "decisions": decisions,
         "seats": _summary(decisions),
         "payments": list(rnd.result.payments),

@@ -229,7 +229,7 @@ def simulate_offense(
         seen.live, seen.live_wilds, draws, rollouts, rng,
         allow_chi=bool(seen.options.get("allow_chi", True)),
     )
-    ron = seen.ruleset == "wenling"
+    ron = seen.rules.discard_wins
     counts = seen.counts
     ratios = []
     for k in ranked:
@@ -264,6 +264,6 @@ def race_hazard(seen: Seen, draws: int) -> float:
             continue
         if p.gave_up and not seen.options.get("gaveup_can_win"):
             continue
-        others += win_chance_table(seen.ruleset, len(p.melds) + p.hidden_kongs, seen.wall_remaining)
+        others += win_chance_table(seen.rules, len(p.melds) + p.hidden_kongs, seen.wall_remaining)
     others = min(others, 0.95)
     return 1.0 - (1.0 - others) ** (1.0 / draws)

@@ -73,13 +73,13 @@ class StrongBot(HeuristicBot):
             return {}, plans
         d_min = min(dist.values())
         # speed first: only discards that keep the nearest shape, unless defence asks more
-        defend = seen.ruleset == "wenling" and self._threatened(seen)
+        defend = seen.rules.discard_wins and self._threatened(seen)
         widen = defend or self.widen_for_value
         allowed = [k for k in plans if dist[k] == d_min or (widen and dist[k] == d_min + 1)]
         offense = {k: combined_ev(plans[k]) for k in allowed}
         self._refine_offense(seen, planner, plans, offense, draws)
         scores = dict(offense)
-        if seen.ruleset == "wenling":
+        if not planner.in_tai:  # 和 points: three payers, the non-winners' totals, dealing in
             for k in scores:
                 counts[k] -= 1
                 settle = self._nonwinner_points(planner, counts, seen.melds)
@@ -183,7 +183,7 @@ class StrongBot(HeuristicBot):
     ) -> float:
         """A hand's worth in points: Jiaxing shares (EV), Wenling three payers' T/10 times the
         chance to win, plus the settlement between non-winners it would earn."""
-        if planner.seen.ruleset != "wenling":
+        if planner.in_tai:
             return ev
         return 3 * ev + self._nonwinner_points(planner, counts, melds)
 
@@ -234,7 +234,7 @@ class StrongBot(HeuristicBot):
 
     @staticmethod
     def _forms_santan(seen: Seen, from_seat: int) -> bool:
-        if seen.ruleset != "jiaxing" or from_seat < 0:
+        if not seen.rules.santan or from_seat < 0:
             return False
         return seen.claim_counts[seen.seat][from_seat] >= 2  # the default threshold is 3
 
@@ -288,8 +288,8 @@ class StrongBot(HeuristicBot):
 
 
 def _santan_risk(seen: Seen, kind: int) -> int:
-    """Jiaxing: how many opponents one claim away from 三摊 with us could claim ``kind``."""
-    if seen.ruleset != "jiaxing":
+    """三摊 (Jiaxing): how many opponents one claim away from it with us could claim ``kind``."""
+    if not seen.rules.santan:
         return 0
     risk = 0
     for x in range(4):

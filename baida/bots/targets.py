@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..hand import Meld
+from ..rulesets import Ruleset, as_ruleset
 from .efficiency import Target
 
 DRAGONS = (31, 32, 33)
@@ -40,24 +41,31 @@ class MeldSummary:
         return cls(suits, honours, chi)
 
 
-def open_targets(melds: Sequence[Meld], ruleset: str, require_pattern: bool = True) -> list[Target]:
-    """Targets the exposed melds have not broken, for ``ruleset`` jiaxing or wenling."""
+def open_targets(
+    melds: Sequence[Meld], ruleset: str | Ruleset, require_pattern: bool = True
+) -> list[Target]:
+    """Targets the exposed melds have not broken: the ruleset's patterns (``patterns``), and
+    the plain shape where any shape wins (or the table's ``require_pattern`` is off)."""
+    rules = as_ruleset(ruleset)
+    patterns = rules.patterns
     ms = MeldSummary.of(melds)
     out: list[Target] = []
-    if ruleset == "wenling" or not require_pattern:
+    if not rules.pattern_needed or not require_pattern:
         out.append(Target("any"))
     for suit in range(3):
         if ms.suits <= {suit}:
-            if not ms.honours:
+            if not ms.honours and "qingyise" in patterns:
                 out.append(Target("qingyise", suit))
                 if not ms.chi:
                     out.append(Target("qingyise", suit, triplets=True))
-            out.append(Target("hunyise", suit))
-            if not ms.chi:
-                out.append(Target("hunyise", suit, triplets=True))
+            if "hunyise" in patterns:
+                out.append(Target("hunyise", suit))
+                if not ms.chi:
+                    out.append(Target("hunyise", suit, triplets=True))
     if not ms.chi:
-        out.append(Target("duiduihe"))
-        if ruleset == "jiaxing" and not ms.suits:
+        if "duiduihe" in patterns:
+            out.append(Target("duiduihe"))
+        if "quanlaotou" in patterns and not ms.suits:
             out.append(Target("quanlaotou"))
     return out
 

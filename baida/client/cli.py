@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..rulesets import names
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--url", default="http://127.0.0.1:8000", help="the hall's address")
-    parser.add_argument("--ruleset", choices=("jiaxing", "wenling"), default="jiaxing",
+    parser.add_argument("--ruleset", choices=names(), default="jiaxing",
                         help="quick play: the ruleset of the table with three bots")
     parser.add_argument("--table", type=int, default=None, help="join this table instead")
     parser.add_argument("--room", default=None, help="join a private table by its room code")

@@ -10,18 +10,16 @@ round's.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
 from ..tiles import tile_str
 from . import actions as A
 from .actions import Action
 from .phases import CLAIM, ROB, SANTAN, TURN
+from .settle import score
+from .state import HandState, Why
 
-if TYPE_CHECKING:
-    from .round import Round
-
-Why = dict[Hashable, str]  # action type, (type, tile) or (chi, tiles) -> reason
+__all__ = ["Why", "explain"]
 
 NOT_YOURS = "not your decision now"
 AFTER_CLAIM = "after 吃/碰 you must discard"
@@ -30,11 +28,12 @@ ONLY_WIN_ON_LAST = "only 和 may be claimed on the last discard"
 NO_SANTAN = "there is no 三摊 question now"
 
 
-def explain(rnd: Round, action: Action) -> str:
+def explain(rnd: HandState, action: Action) -> str:
     """Why ``action`` is not legal now, from what ``action.seat``'s view shows."""
-    rule = rnd._explain_rule(action)
-    if rule is not None:
-        return rule
+    if action.type == A.CHI and not rnd.chi_allowed:
+        return "this table forbids 吃"  # a rule of the table, whatever the phase
+    if action.type == A.LAZI and not rnd.rules.lazi:
+        return "腊子 is a Wenling hand"
     if action.seat not in rnd.to_act:
         return NOT_YOURS
     why = rnd.refusals(action.seat)
@@ -44,7 +43,7 @@ def explain(rnd: Round, action: Action) -> str:
     return f"{action.type} is not possible now"
 
 
-def phase_refusals(rnd: Round, why: Why) -> None:
+def phase_refusals(rnd: HandState, why: Why) -> None:
     """The reasons that follow from the phase alone, for the action types it never offers."""
     if rnd.phase == TURN:
         for kind in (A.CHI, A.PON, A.MKONG, A.PASS):
@@ -66,7 +65,7 @@ def phase_refusals(rnd: Round, why: Why) -> None:
             why.setdefault(kind, "三摊: answer continue (坚持) or give_up (放弃)")
 
 
-def win_refusal(rnd: Round, seat: int, win_by: str) -> str:
+def win_refusal(rnd: HandState, seat: int, win_by: str) -> str:
     """Why ``seat`` may not win by ``win_by`` now (the blocking rule, or the scorer's reason)."""
     if seat in rnd.gave_up and not getattr(rnd.options, "gaveup_can_win", False):
         return "放弃: a player who gave up cannot win"
@@ -77,7 +76,7 @@ def win_refusal(rnd: Round, seat: int, win_by: str) -> str:
             return "you can only win on a tile you drew"
         if not rnd._complete_with(seat, None):
             return "your hand is not complete"
-        return rnd._score(seat, "self_draw", rnd.drawn[seat], None).get("reason") or (
+        return score(rnd, seat, "self_draw", rnd.drawn[seat], None).get("reason") or (
             "this win is not allowed"
         )
     tile = rnd.window_tile
@@ -85,7 +84,7 @@ def win_refusal(rnd: Round, seat: int, win_by: str) -> str:
     if not rnd._complete_with(seat, tile):
         return f"{tile_str(tile)} does not complete your hand"
     return (
-        rnd._score(seat, win_by, tile, rnd.window_from).get("reason") or "this win is not allowed"
+        score(rnd, seat, win_by, tile, rnd.window_from).get("reason") or "this win is not allowed"
     )
 
 
@@ -95,7 +94,7 @@ def no_kong_reason(gave_up: bool) -> str:
     return "no replacement tile left for a kong"
 
 
-def kong_refusals(rnd: Round, seat: int, offered: Sequence[Action], why: Why) -> None:
+def kong_refusals(rnd: HandState, seat: int, offered: Sequence[Action], why: Why) -> None:
     """Why each kong of one's own that is not in ``offered`` is refused, kind by kind."""
     given = {(a.type, a.tile) for a in offered}
     for kind in range(42):
@@ -113,7 +112,7 @@ def kong_refusals(rnd: Round, seat: int, offered: Sequence[Action], why: Why) ->
             why[(A.BUKONG, kind)] = bukong
 
 
-def discard_refusals(rnd: Round, seat: int, offered: Sequence[Action], why: Why) -> None:
+def discard_refusals(rnd: HandState, seat: int, offered: Sequence[Action], why: Why) -> None:
     """Why each discard that is not in ``offered`` is refused, kind by kind."""
     given = {a.tile for a in offered if a.type == A.DISCARD}
     held = set(rnd.wild[seat]) | {k for k in range(42) if rnd.cnt[seat][k]}

@@ -4,23 +4,17 @@ from __future__ import annotations
 
 from ..hand import Meld
 from ..rules.options import JiaxingOptions
+from ..rulesets import Jiaxing
 from ..scoring.jiaxing_items import HandStart, carry_tokens
 from ..scoring.request import ScoreRequest
-from . import actions as A
-from .actions import Action
 from .round import Round
 
 
 class JiaxingRound(Round):
-    """A Jiaxing hand: 136 tiles, 13/14 dealt, three 百搭, self-draw wins, 三摊."""
+    """A Jiaxing hand: 三摊, the 黄番 carry tokens, 天和/地和 (the facts: ``rulesets.Jiaxing``)."""
 
-    ruleset = "jiaxing"
-    hand_size = 13
+    plays = Jiaxing
     options: JiaxingOptions
-
-    def _choose_wilds(self, indicator: int) -> tuple[frozenset[int], frozenset[int]]:
-        # The indicator stays out of play; its kind's three other copies are the 百搭.
-        return frozenset({indicator}), frozenset()
 
     def _start_tokens(self) -> None:
         if not self.options.carry_fans_enabled:
@@ -30,15 +24,6 @@ class JiaxingRound(Round):
         tokens = carry_tokens(start)
         self.carry_tokens = [t.name for t in tokens]
         self.carry_pool = self.carry_pool_before + sum(t.value for t in tokens)
-
-    def _draw_floor(self) -> int:
-        return self.options.wall_reserve
-
-    def _discard_win_allowed(self) -> bool:
-        return self.options.allow_discard_win
-
-    def _chi_allowed(self) -> bool:
-        return self.options.allow_chi
 
     def _on_claim(self, claimer: int, discarder: int, meld: Meld) -> list[int]:
         self.claim_counts[claimer][discarder] += 1
@@ -87,13 +72,6 @@ class JiaxingRound(Round):
             return (self.carry_pool_before, [])
         pool = self.carry_pool if opts.carry_tokens_on_draw else self.carry_pool_before
         return (pool + 1, ["黄番"])
-
-    def _explain_rule(self, action: Action) -> str | None:
-        if action.type == A.CHI and not self.options.allow_chi:
-            return "this table forbids 吃"
-        if action.type == A.LAZI:
-            return "腊子 is a Wenling hand"
-        return None
 
     def _no_discard_win_reason(self) -> str:
         return "硬自摸: no win on a discard"

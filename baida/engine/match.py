@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from ..quote import quote
-from ..rules.options import JiaxingOptions, options_to_json
+from ..rules.options import options_to_json
+from ..rulesets import Ruleset, as_ruleset
 from ..tiles import parse_tile, tile_str
 from .actions import Action
 from .errors import IllegalAction
 from .events import Event
 from .result import HandResult
-from .round import WINDS, Round, resolve_options
+from .round import WINDS, Round
 from .views import View
 
 
@@ -20,7 +21,7 @@ class Match:
 
     def __init__(
         self,
-        ruleset: str,
+        ruleset: str | Ruleset,
         options: Any = None,
         *,
         base: int = 1,
@@ -28,8 +29,9 @@ class Match:
         hands: int | None = None,
         rounds: int | None = None,
     ) -> None:
-        self.ruleset = ruleset
-        self.options = resolve_options(ruleset, options)
+        self.rules = as_ruleset(ruleset)
+        self.ruleset = self.rules.name
+        self.options = self.rules.resolve_options(options)
         if first_dealer not in (0, 1, 2, 3):
             raise ValueError(f"first_dealer is a seat 0-3, got {quote(first_dealer)}")
         if hands is not None and hands < 1:
@@ -37,7 +39,7 @@ class Match:
         if rounds is not None and rounds < 1:
             raise ValueError("a match has at least one round")
         if hands is None and rounds is None:
-            rounds = self.options.rounds if isinstance(self.options, JiaxingOptions) else 1
+            rounds = self.rules.default_rounds(self.options)
         self.max_hands = hands
         self.max_rounds = rounds
         self.base = base
@@ -81,13 +83,13 @@ class Match:
 
     def start_hand(self, seed: bytes) -> Round:
         """Deal the next hand from ``seed`` (the hall's CSPRNG seed, or a test's fixed one)."""
-        self.current = Round.from_seed(self.ruleset, seed, **self._setup())
+        self.current = Round.from_seed(self.rules, seed, **self._setup())
         self._finished = False
         return self.current
 
     def start_hand_from_wall(self, wall: list[int], dice: tuple[int, int]) -> Round:
         """Deal the next hand from an explicit wall (scripted hands)."""
-        self.current = Round.from_wall(self.ruleset, wall, dice, **self._setup())
+        self.current = Round.from_wall(self.rules, wall, dice, **self._setup())
         self._finished = False
         return self.current
 
@@ -184,16 +186,14 @@ class Match:
             self.dealer = (self.dealer + 1) % 4
             if self.dealer == self.first_dealer:
                 self.rounds_done += 1
-                if self.ruleset == "jiaxing":
+                if self.rules.round_wind:
                     self.round_wind = (self.round_wind + 1) % 4
         return result
 
     def _dealer_passes(self, result: HandResult) -> bool:
         if result.outcome == "win":
             return result.winner != self.dealer
-        if isinstance(self.options, JiaxingOptions):
-            return not self.options.dealer_keeps_on_draw
-        return True  # Wenling 黄牌: 下庄
+        return self.rules.dealer_passes_on_draw(self.options)  # Wenling 黄牌: 下庄
 
     def seat_wind(self, seat: int) -> str:
         """A player's seat wind in the next (or current, if unfinished) hand."""
@@ -206,9 +206,9 @@ class Match:
             "ruleset": self.ruleset,
             "hand_number": self.hand_number,
             "dealer": self.dealer,
-            "round_wind": WINDS[self.round_wind] if self.ruleset == "jiaxing" else None,
+            "round_wind": WINDS[self.round_wind] if self.rules.round_wind else None,
             "rounds_done": self.rounds_done,
-            "carry_pool": self.carry_pool if self.ruleset == "jiaxing" else None,
+            "carry_pool": self.carry_pool if self.rules.carry_pool else None,
             "totals": list(self.totals),
             "over": self.over,
         }

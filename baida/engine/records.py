@@ -1,4 +1,5 @@
-"""Game records: one JSON document per hand, and replaying one (``docs/records.md``)."""
+"""Game records: reading one and replaying it (``docs/records.md``); ``recording`` writes
+them (``Round.record``)."""
 
 from __future__ import annotations
 
@@ -6,16 +7,20 @@ import hashlib
 from typing import Any
 
 from ..quote import name_of, quote
-from ..rules.options import OptionError, make_options, options_to_json
+from ..rules.options import OptionError
+from ..rulesets import RulesetError, expected_names, ruleset
 from ..scoring.request import MAX_BASE, MAX_CARRY_POOL
 from ..tiles import TileError, parse_tile, tile_str
 from .actions import Action
 from .errors import EngineError, MalformedAction, RecordError, ReplayError
 from .events import Event
+from .recording import FORMAT, make_record
 from .round import WINDS, Round
 from .wall import PROCEDURE
 
-FORMAT = "baida-record-v1"
+__all__ = ["FORMAT", "Replay", "make_record", "play_record", "read_record", "replay",
+           "start_round"]
+
 _FIELDS = {
     "format",
     "ruleset",
@@ -33,31 +38,6 @@ _FIELDS = {
     "actions",
     "settlement",
 }
-
-
-def make_record(rnd: Round) -> dict[str, Any]:
-    """The record of ``rnd`` so far (the settlement once the hand has ended)."""
-    out: dict[str, Any] = {
-        "format": FORMAT,
-        "ruleset": rnd.ruleset,
-        "options": options_to_json(rnd.options),
-        "base": rnd.base,
-        "dealer": rnd.dealer,
-        "round_wind": WINDS[rnd.round_wind],
-        "carry_pool": rnd.carry_pool_before,
-        "previous_wild": None if rnd.previous_wild is None else tile_str(rnd.previous_wild),
-    }
-    if rnd.seed is not None:
-        out["wall_procedure"] = PROCEDURE
-        out["commitment"] = rnd.commitment
-        out["seed"] = rnd.seed.hex() if rnd.ended else None
-    else:
-        out["wall"] = [tile_str(t) for t in rnd.wall]
-        out["dice"] = list(rnd.dice)
-    out["actions"] = [a.to_json() for a in rnd.actions]
-    if rnd.result is not None:
-        out["settlement"] = rnd.result.settlement()
-    return out
 
 
 def _field(obj: dict[str, Any], name: str, kind: type | tuple[type, ...], default: Any) -> Any:
@@ -97,11 +77,15 @@ def start_round(obj: Any) -> Round:
     fmt = obj.get("format", FORMAT)
     if fmt != FORMAT:
         raise RecordError(f"record.format: expected {quote(FORMAT)}, got {quote(fmt)}")
-    ruleset = obj.get("ruleset")
-    if ruleset not in ("jiaxing", "wenling"):
-        raise RecordError(f"record.ruleset: expected 'jiaxing' or 'wenling', got {quote(ruleset)}")
+    name = obj.get("ruleset")
     try:
-        options = make_options(ruleset, _field(obj, "options", dict, None))
+        rules = ruleset(name)
+    except RulesetError:
+        raise RecordError(
+            f"record.ruleset: expected {expected_names()}, got {quote(name)}"
+        ) from None
+    try:
+        options = rules.make_options(_field(obj, "options", dict, None))
     except OptionError as exc:
         raise RecordError(f"record.{exc}") from None
     wind = _field(obj, "round_wind", str, "E")
@@ -135,7 +119,7 @@ def start_round(obj: Any) -> Round:
             given = obj.get("commitment")
             if given is not None and given != hashlib.sha256(seed).hexdigest():
                 raise RecordError("record.seed does not match record.commitment")
-            rnd = Round.from_seed(ruleset, seed, **kwargs)
+            rnd = Round.from_seed(rules, seed, **kwargs)
             if "wall" in obj and [tile_str(t) for t in rnd.wall] != obj["wall"]:
                 raise RecordError("record.wall is not the wall the seed gives")
             return rnd
@@ -151,7 +135,7 @@ def start_round(obj: Any) -> Round:
         dice = _field(obj, "dice", list, None)
         if dice is None:
             raise RecordError("record.dice: required with an explicit wall")
-        return Round.from_wall(ruleset, wall, tuple(dice), **kwargs)
+        return Round.from_wall(rules, wall, tuple(dice), **kwargs)
     except (ValueError, TypeError) as exc:
         if isinstance(exc, RecordError):
             raise

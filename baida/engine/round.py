@@ -1,8 +1,11 @@
-"""One hand of play: the ruleset-independent core, with hooks that the rulesets override.
+"""One hand of play: the flow (the deal, legal actions, ``apply``) over a ``HandState``.
 
-``Round`` keeps the whole state of a hand and changes it only in ``apply``. The rulesets
-(``jiaxing.JiaxingRound``, ``wenling.WenlingRound``) are subclasses overriding a few hooks, in
-the way python-chess builds its variants. See ``docs/engine.md`` for the public API.
+``Round`` keeps the whole state of a hand and changes it only in ``apply``. What differs between
+rulesets is asked of the ruleset object (``self.rules``: its facts and policies) or left to a
+subclass overriding the hooks of ``HandState`` (``jiaxing.JiaxingRound``,
+``wenling.WenlingRound``), in the way python-chess builds its variants. Each subclass says which
+ruleset class it plays (``plays``); ``Round.from_seed`` and ``Round.from_wall`` are the one
+factory that picks it. See ``docs/engine.md`` for the public API.
 """
 
 from __future__ import annotations
@@ -11,29 +14,22 @@ from itertools import repeat
 from operator import is_
 from typing import Any, ClassVar
 
-from ..evaluator import is_complete
 from ..hand import Hand, Meld
 from ..quote import quote
-from ..rules.options import (
-    JiaxingOptions,
-    OptionError,
-    Options,
-    WenlingOptions,
-    make_options,
-)
-from ..scoring.request import ScoreRequest
-from ..tiles import NUM_KINDS, parse_tile, tile_str
+from ..rulesets import Ruleset, as_ruleset
+from ..tiles import NUM_KINDS, tile_str
 from . import actions as A
 from . import explain as reasons
 from . import settle
 from .actions import Action
 from .errors import IllegalAction, MalformedAction
 from .events import Event
-from .explain import Why, explain
+from .explain import explain
 from .phases import CLAIM, ENDED, ROB, SANTAN, TURN, WINDS  # also imported from here by others
-from .result import HandResult
+from .recording import make_record
+from .state import HandState, Why
 from .views import View, build_view, meld_json
-from .wall import check_wall, commitment, shuffled_wall, to_kinds
+from .wall import shuffled_wall, to_kinds
 
 TILE = [tile_str(k) for k in range(42)]  # faces by kind, for the hot path
 
@@ -57,312 +53,72 @@ _CHI_SHAPES = [
     for tile in range(34)
 ]
 
-_REGISTRY: dict[str, type[Round]] = {}
+# the round class that plays each ruleset class (filled as subclasses are defined)
+_PLAYERS: dict[type[Ruleset], type[Round]] = {}
 
 
-def resolve_options(ruleset: str, options: Any) -> Options:
-    """Options given as None, a dict (validated) or an options object of the right ruleset."""
-    if options is None or isinstance(options, dict):
-        return make_options(ruleset, options)
-    expected = JiaxingOptions if ruleset == "jiaxing" else WenlingOptions
-    if not isinstance(options, expected):
-        raise OptionError(f"options: not {ruleset} options: {type(options).__name__}")
-    return options
-
-
-class Round:
+class Round(HandState):
     """One hand. Build it with ``Round.from_seed`` or ``Round.from_wall``."""
 
-    ruleset: ClassVar[str] = ""
-    hand_size: ClassVar[int] = 13  # tiles dealt to each seat before the dealer's extra tile
+    plays: ClassVar[type[Ruleset] | None] = None  # a subclass: the ruleset class it plays
 
-    # ------------------------------------------------------------------ construction
-
-    def __init__(
-        self,
-        options: Any,
-        wall: list[int],
-        dice: tuple[int, int],
-        *,
-        seed: bytes | None = None,
-        dealer: int = 0,
-        round_wind: int = 0,
-        base: int = 1,
-        carry_pool: int = 0,
-        previous_wild: int | str | None = None,
-    ) -> None:
-        self.options = resolve_options(self.ruleset, options)
-        self.wall = check_wall(self.ruleset, wall)
-        if len(dice) != 2 or not all(
-            isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice
-        ):
-            raise ValueError(f"dice are two numbers 1-6, got {quote(dice)}")
-        if dealer not in (0, 1, 2, 3) or round_wind not in (0, 1, 2, 3):
-            raise ValueError("dealer and round_wind are 0-3")
-        self.dice = (dice[0], dice[1])
-        self.seed = seed
-        self.commitment = commitment(seed) if seed is not None else None
-        self.dealer = dealer
-        self.round_wind = round_wind
-        self.base = base
-        self.carry_pool_before = carry_pool
-        if isinstance(previous_wild, str):
-            previous_wild = parse_tile(previous_wild)
-        self.previous_wild = previous_wild
-        self.carry_pool = carry_pool
-        self.carry_tokens: list[str] = []
-
-        self.head = 0
-        self.tail = len(self.wall)
-        self.cnt: list[list[int]] = [[0] * 42 for _ in range(4)]  # non-wild tiles in hand
-        self.wild: list[list[int]] = [[] for _ in range(4)]  # faces of wild tiles in hand
-        self.melds: list[list[Meld]] = [[] for _ in range(4)]
-        self.flowers: list[list[int]] = [[] for _ in range(4)]
-        self.discards: list[list[int]] = [[] for _ in range(4)]
-        self.claimed: list[list[int]] = [[] for _ in range(4)]
-        self.drawn: list[int | None] = [None] * 4
-        self.draw_source: list[str | None] = [None] * 4
-        self.has_discarded = [False] * 4
-        self.discard_count = 0
-        self.phase = TURN
-        self.turn = dealer
-        self.after_claim = False
-        self.last_discard: tuple[int, int] | None = None
-        # claim / rob / santan windows
-        self.asked: dict[int, list[Action]] = {}
-        self.answers: dict[int, Action] = {}
-        self.window_from: int | None = None
-        self.window_tile: int | None = None
-        self.santan_resume_kong = False
-        # Jiaxing 三摊 state (kept here so views need no ruleset test)
-        self.claim_counts = [[0] * 4 for _ in range(4)]
-        self.santan_pairs: list[tuple[int, int]] = []
-        self.gave_up: set[int] = set()
-        self.sheng_phase = False
-
-        self.events: list[Event] = []
-        self.actions: list[Action] = []
-        self.result: HandResult | None = None
-        self._out: list[Event] = []
-        self._legal: dict[int, list[Action]] = {}
-        self._scores: dict[tuple, dict[str, Any]] = {}
-        self._version = 0
-        self._scores_version = 0
-
-        self.indicator = -1
-        self.wild_kinds: frozenset[int] = frozenset()
-        self.special_kinds: frozenset[int] = frozenset()
-        self._floor = self._draw_floor()
+    def __init__(self, rules: Ruleset, options: Any, wall: list[int], dice: tuple[int, int],
+                 **kwargs: Any) -> None:
+        super().__init__(rules, options, wall, dice, **kwargs)
         self._start()
-
-    @classmethod
-    def _class_for(cls, ruleset: str) -> type[Round]:
-        if cls is not Round:
-            if ruleset != cls.ruleset:
-                raise ValueError(f"{cls.__name__} plays {quote(cls.ruleset)}, not {quote(ruleset)}")
-            return cls
-        from . import jiaxing, wenling  # noqa: F401  (register the rulesets)
-
-        if ruleset not in _REGISTRY:
-            raise ValueError(f"unknown ruleset {quote(ruleset)}; expected 'jiaxing' or 'wenling'")
-        return _REGISTRY[ruleset]
-
-    @classmethod
-    def from_seed(cls, ruleset: str, seed: bytes, **kwargs: Any) -> Round:
-        """A hand whose wall and dice come from ``seed`` by ``baida-wall-v1``."""
-        if not isinstance(seed, bytes | bytearray) or not seed:
-            raise ValueError("the seed is a non-empty bytes value")
-        klass = cls._class_for(ruleset)
-        wall, dice = shuffled_wall(ruleset, bytes(seed))
-        return klass(kwargs.pop("options", None), wall, dice, seed=bytes(seed), **kwargs)
-
-    @classmethod
-    def from_wall(
-        cls, ruleset: str, wall: list[int] | list[str], dice: tuple[int, int], **kwargs: Any
-    ) -> Round:
-        """A hand with an explicit wall (kinds or faces, draw order, head first) and dice."""
-        klass = cls._class_for(ruleset)
-        if isinstance(wall, str) or not isinstance(wall, list | tuple):
-            raise ValueError(f"the wall is a list of tiles, got {type(wall).__name__}")
-        kinds = to_kinds(wall, "wall")
-        return klass(kwargs.pop("options", None), kinds, tuple(dice), **kwargs)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        if cls.ruleset:
-            _REGISTRY[cls.ruleset] = cls
+        plays = cls.__dict__.get("plays")
+        if plays is not None:
+            _PLAYERS[plays] = cls
 
-    # ------------------------------------------------------------------ hooks
+    # ------------------------------------------------------------------ construction
 
-    def _choose_wilds(self, indicator: int) -> tuple[frozenset[int], frozenset[int]]:
-        """(wild kinds, special kinds) for this indicator."""
-        raise NotImplementedError
+    @classmethod
+    def _class_for(cls, rules: Ruleset) -> type[Round]:
+        """The round class that plays ``rules``: its own class's, or its nearest ancestor's."""
+        if cls is not Round:
+            if cls.plays is None or not isinstance(rules, cls.plays):
+                plays = cls.plays.name if cls.plays is not None else None
+                raise ValueError(f"{cls.__name__} plays {quote(plays)}, not {quote(rules.name)}")
+            return cls
+        return rules.pick(_PLAYERS)
 
-    def _start_tokens(self) -> None:
-        """Add this hand's carry tokens (Jiaxing)."""
+    @classmethod
+    def from_seed(cls, ruleset: str | Ruleset, seed: bytes, **kwargs: Any) -> Round:
+        """A hand whose wall and dice come from ``seed`` by ``baida-wall-v1``; ``ruleset`` is
+        a name (``"jiaxing"``) or a ruleset object."""
+        if not isinstance(seed, bytes | bytearray) or not seed:
+            raise ValueError("the seed is a non-empty bytes value")
+        rules = as_ruleset(ruleset)
+        klass = cls._class_for(rules)
+        wall, dice = shuffled_wall(rules, bytes(seed))
+        return klass(rules, kwargs.pop("options", None), wall, dice, seed=bytes(seed), **kwargs)
 
-    def _after_deal(self) -> None:
-        """Work after the deal and the indicator flip (Wenling: expose specials)."""
-
-    def _after_draw(self, seat: int, tile: int) -> None:
-        """Work after a tile is drawn (Wenling: expose a special and replace it)."""
-
-    def _draw_floor(self) -> int:
-        """Draws (normal or replacement) stop when this many tiles are left in the wall."""
-        raise NotImplementedError
-
-    def _can_draw(self) -> bool:
-        """Whether a tile (normal or replacement) may still be drawn."""
-        return self.tail - self.head > self._floor
-
-    def _is_last_tile(self) -> bool:
-        """Whether the tile just drawn was the last drawable one (海底)."""
-        return not self._can_draw()
-
-    def _win_blocked(self, seat: int) -> bool:
-        """Ruleset reasons a seat cannot win at all now (discarded 得, unexposed special...)."""
-        return seat in self.gave_up and not getattr(self.options, "gaveup_can_win", False)
-
-    def _discard_win_allowed(self) -> bool:
-        raise NotImplementedError
-
-    def _chi_allowed(self) -> bool:
-        raise NotImplementedError
-
-    def _claims_on_last(self) -> tuple[bool, bool]:
-        """(win allowed, melds allowed) on a discard made when no draw is left."""
-        return (False, False)
-
-    def _may_pon(self, seat: int, tile: int) -> bool:
-        return True
-
-    def _on_answer(self, seat: int, action: Action, options: list[Action]) -> None:
-        """A seat answered a claim window (Wenling: the 碰-pass restriction)."""
-
-    def _on_discard(self, seat: int, tile: int) -> None:
-        """A tile was discarded (Wenling: 生牌 and discarded 得)."""
-
-    def _on_claim(self, claimer: int, discarder: int, meld: Meld) -> list[int]:
-        """A 吃/碰/明杠 was made; return the seats to ask about 三摊 (Jiaxing), else []."""
-        return []
-
-    def _extra_turn_actions(self, seat: int) -> list[Action]:
-        """More own-turn actions (Wenling: 腊子)."""
-        return []
-
-    def _request_extras(
-        self, req: ScoreRequest, seat: int, win_by: str, from_seat: int | None
-    ) -> None:
-        """Fill the ruleset-specific fields of a score request."""
-
-    def _draw_outcome(self) -> tuple[int | None, list[str]]:
-        """(carry pool after a drawn hand, notes)."""
-        return (None, [])
-
-    def _liable_for(self, winner: int, win_by: str, from_seat: int | None) -> int | None:
-        return None
-
-    def _explain_rule(self, action: Action) -> str | None:
-        """A table-level refusal that holds in every phase (e.g. 'this table forbids 吃')."""
-        return None
-
-    def _no_discard_win_reason(self) -> str:
-        """Why no win on a discard is ever offered (when ``_discard_win_allowed`` is false)."""
-        return "no win on a discard at this table"
-
-    def _no_lazi_reason(self, seat: int) -> str:
-        """Why ``lazi`` is not offered on the seat's turn."""
-        return "腊子 is not part of this ruleset"
-
-    def _blocked_reason(self, seat: int) -> str:
-        """Why ``_win_blocked`` holds, in a player's words."""
-        return "you cannot win in this hand"
-
-    # ------------------------------------------------------------------ helpers
-
-    def seat_wind(self, seat: int) -> str:
-        return WINDS[(seat - self.dealer) % 4]
-
-    def _wind_index(self, seat: int) -> int:
-        return (seat - self.dealer) % 4
-
-    @property
-    def remaining(self) -> int:
-        """Tiles left in the live wall (the indicator excluded)."""
-        return self.tail - self.head
-
-    @property
-    def ended(self) -> bool:
-        return self.phase == ENDED
-
-    @property
-    def wilds(self) -> list[int]:
-        return sorted(self.wild_kinds)
-
-    @property
-    def specials(self) -> list[int]:
-        return sorted(self.special_kinds)
-
-    @property
-    def to_act(self) -> tuple[int, ...]:
-        if self.phase == TURN:
-            return (self.turn,)
-        if self.phase in (CLAIM, ROB, SANTAN):
-            return tuple(s for s in self.asked if s not in self.answers)
-        return ()
-
-    def _emit(self, etype: str, seat: int | None = None, **data: Any) -> None:
-        event = Event(etype, seat, data)
-        self.events.append(event)
-        self._out.append(event)
-
-    def _add(self, seat: int, tile: int) -> None:
-        if tile in self.wild_kinds:
-            self.wild[seat].append(tile)
-        else:
-            self.cnt[seat][tile] += 1
-        self._version += 1
-
-    def _remove(self, seat: int, tile: int, n: int = 1) -> None:
-        for _ in range(n):
-            if tile in self.wild_kinds:
-                self.wild[seat].remove(tile)
-            else:
-                self.cnt[seat][tile] -= 1
-        self._version += 1
-
-    def concealed(self, seat: int) -> list[int]:
-        """The seat's concealed tiles, sorted (wilds first)."""
-        out = sorted(self.wild[seat])
-        counts = self.cnt[seat]
-        for kind in range(42):
-            if counts[kind]:
-                out.extend([kind] * counts[kind])
-        return out
-
-    def concealed_count(self, seat: int) -> int:
-        return sum(self.cnt[seat]) + len(self.wild[seat])
-
-    def _complete_with(self, seat: int, tile: int | None) -> bool:
-        """Fast shape test of the seat's concealed tiles plus ``tile`` (None: as they are)."""
-        counts = self.cnt[seat]
-        if tile is None:
-            return is_complete(counts[:NUM_KINDS], len(self.wild[seat]))
-        if tile in self.wild_kinds:
-            return is_complete(counts[:NUM_KINDS], len(self.wild[seat]) + 1)
-        counts[tile] += 1
-        try:
-            return is_complete(counts[:NUM_KINDS], len(self.wild[seat]))
-        finally:
-            counts[tile] -= 1
+    @classmethod
+    def from_wall(
+        cls,
+        ruleset: str | Ruleset,
+        wall: list[int] | list[str],
+        dice: tuple[int, int],
+        **kwargs: Any,
+    ) -> Round:
+        """A hand with an explicit wall (kinds or faces, draw order, head first) and dice."""
+        rules = as_ruleset(ruleset)
+        klass = cls._class_for(rules)
+        if isinstance(wall, str) or not isinstance(wall, list | tuple):
+            raise ValueError(f"the wall is a list of tiles, got {type(wall).__name__}")
+        kinds = to_kinds(wall, "wall")
+        return klass(rules, kwargs.pop("options", None), kinds, tuple(dice), **kwargs)
 
     # ------------------------------------------------------------------ the deal
 
     def _start(self) -> None:
         self.tail -= 1
         self.indicator = self.wall[self.tail]
-        self.wild_kinds, self.special_kinds = self._choose_wilds(self.indicator)
-        n = self.hand_size
+        self.wild_kinds, self.special_kinds = self.rules.choose_wilds(self.indicator, self.options)
+        n = self.rules.hand_size
         for i in range(4):
             seat = (self.dealer + i) % 4
             for tile in self.wall[self.head : self.head + n]:
@@ -379,13 +135,13 @@ class Round:
             self.dealer,
             ruleset=self.ruleset,
             dealer=self.dealer,
-            round_wind=WINDS[self.round_wind] if self.ruleset == "jiaxing" else None,
+            round_wind=WINDS[self.round_wind] if self.rules.round_wind else None,
             dice=list(self.dice),
             commitment=self.commitment,
             indicator=tile_str(self.indicator),
             wilds=[tile_str(k) for k in self.wilds],
             specials=[tile_str(k) for k in self.specials],
-            carry_pool=self.carry_pool if self.ruleset == "jiaxing" else None,
+            carry_pool=self.carry_pool if self.rules.carry_pool else None,
             carry_tokens=list(self.carry_tokens),
         )
         for i in range(4):
@@ -491,11 +247,11 @@ class Round:
             return []
         have = self.cnt[seat][tile]
         chi_seat = seat == (discarder + 1) % 4 and tile < 27
-        win_allowed = self._discard_win_allowed()
+        win_allowed = self.discard_win
         if have < 2 and not chi_seat and not win_allowed and why is None:
             return []  # the common case, decided without building anything
         out: list[Action] = []
-        win_ok, meld_ok = (True, True) if not last else self._claims_on_last()
+        win_ok, meld_ok = (True, True) if not last else self.claims_on_last
         if win_ok and win_allowed and self._can_win_on(seat, tile, "discard", discarder):
             out.append(_SIMPLE[A.WIN][seat])
         elif why is not None:
@@ -513,7 +269,7 @@ class Round:
                 out.append(_SIMPLE[A.MKONG][seat])
             elif why is not None:
                 why[A.MKONG] = reasons.mkong_refusal(tile, have)
-            if chi_seat and self._chi_allowed():
+            if chi_seat and self.chi_allowed:
                 counts = self.cnt[seat]
                 for pair in _CHI_SHAPES[tile]:
                     if counts[pair[0]] and counts[pair[1]]:
@@ -521,7 +277,7 @@ class Round:
                 if why is not None:
                     why[A.CHI] = reasons.chi_pair_refusal(tile)
             elif why is not None:
-                why[A.CHI] = reasons.chi_refusal(seat, discarder, tile, self._chi_allowed())
+                why[A.CHI] = reasons.chi_refusal(seat, discarder, tile, self.chi_allowed)
         elif why is not None:
             reason = reasons.ONLY_WIN_ON_LAST if win_ok else reasons.LAST_DISCARD
             why[A.PON] = why[A.MKONG] = why[A.CHI] = reason
@@ -668,7 +424,7 @@ class Round:
         self.answers = {}
         if tile not in self.wild_kinds:
             can_draw = self._can_draw()
-            win_allowed = self._discard_win_allowed()
+            win_allowed = self.discard_win
             cnt = self.cnt
             for i in (1, 2, 3):
                 other = (seat + i) % 4
@@ -809,15 +565,4 @@ class Round:
 
     def record(self) -> dict[str, Any]:
         """The game record of this hand (``docs/records.md``)."""
-        from .records import make_record
-
         return make_record(self)
-
-    def tile_census(self) -> int:
-        """Every tile accounted for: wall, indicator, hands, melds, flowers, unclaimed discards."""
-        total = self.remaining + 1 + (1 if self.phase == ROB else 0)
-        for s in range(4):
-            total += self.concealed_count(s) + len(self.flowers[s])
-            total += sum(len(m.tiles) for m in self.melds[s])
-            total += len(self.discards[s]) - len(self.claimed[s])
-        return total

@@ -1,25 +1,23 @@
 """Scoring a win and settling a hand: the scorer's request and verdict, the ``HandResult``.
 
-Functions of a ``Round`` (its first argument). The ruleset-specific parts stay hooks of the
-round (``_request_extras``, ``_liable_for``, ``_draw_outcome``).
+Functions of a hand's state (their first argument). The ruleset-specific parts stay hooks of
+the round (``_request_extras``, ``_liable_for``, ``_draw_outcome``); the scorer is the ruleset's.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..hand import Hand
 from ..scoring.request import ScoreRequest
 from ..tiles import WILD, tile_str
 from .phases import ENDED, WINDS
 from .result import HandResult
+from .state import HandState
 from .views import meld_json
 
-if TYPE_CHECKING:
-    from .round import Round
 
-
-def scorer_hand(rnd: Round, seat: int, exclude: int | None) -> Hand:
+def scorer_hand(rnd: HandState, seat: int, exclude: int | None) -> Hand:
     """The seat's hand as the scorer takes it (wilds as ``WILD``), less ``exclude`` if given."""
     concealed = [WILD] * len(rnd.wild[seat])
     counts = rnd.cnt[seat]
@@ -32,11 +30,11 @@ def scorer_hand(rnd: Round, seat: int, exclude: int | None) -> Hand:
 
 
 def score_request(
-    rnd: Round, seat: int, win_by: str, tile: int | None, from_seat: int | None
+    rnd: HandState, seat: int, win_by: str, tile: int | None, from_seat: int | None
 ) -> ScoreRequest:
     """The scorer's request for ``seat`` winning by ``win_by`` on ``tile``."""
     in_hand = win_by in ("self_draw",)
-    hand = rnd._scorer_hand(seat, tile if in_hand else None)
+    hand = scorer_hand(rnd, seat, tile if in_hand else None)
     source = rnd.draw_source[seat]
     req = ScoreRequest(
         ruleset=rnd.ruleset,
@@ -55,7 +53,7 @@ def score_request(
 
 
 def score(
-    rnd: Round, seat: int, win_by: str, tile: int | None, from_seat: int | None
+    rnd: HandState, seat: int, win_by: str, tile: int | None, from_seat: int | None
 ) -> dict[str, Any]:
     """The scorer's verdict on a win (cached while no tile moves)."""
     if rnd._scores_version != rnd._version:
@@ -64,16 +62,16 @@ def score(
     key = (seat, win_by, tile, from_seat)
     found = rnd._scores.get(key)
     if found is None:
-        from ..scoring import score as run_scorer
-
-        found = run_scorer(score_request(rnd, seat, win_by, tile, from_seat))
+        found = rnd.rules.score(score_request(rnd, seat, win_by, tile, from_seat))
         rnd._scores[key] = found
     return found
 
 
-def finish_win(rnd: Round, seat: int, win_by: str, tile: int | None, from_seat: int | None) -> None:
+def finish_win(
+    rnd: HandState, seat: int, win_by: str, tile: int | None, from_seat: int | None
+) -> None:
     """``seat`` wins: the ``win`` event, the payments by seat, and the end of the hand."""
-    verdict = rnd._score(seat, win_by, tile, from_seat)
+    verdict = score(rnd, seat, win_by, tile, from_seat)
     if win_by in ("discard", "rob_kong"):
         assert tile is not None
         rnd._add(seat, tile)  # the claimed or robbed tile joins the winning hand
@@ -87,7 +85,7 @@ def finish_win(rnd: Round, seat: int, win_by: str, tile: int | None, from_seat: 
     payments = [0, 0, 0, 0]
     for wind, amount in verdict["payments"].items():
         payments[(rnd.dealer + WINDS.index(wind)) % 4] = amount
-    carry_after = verdict.get("carry_pool_after") if rnd.ruleset == "jiaxing" else None
+    carry_after = verdict.get("carry_pool_after") if rnd.rules.carry_pool else None
     _end(
         rnd,
         HandResult(
@@ -104,7 +102,7 @@ def finish_win(rnd: Round, seat: int, win_by: str, tile: int | None, from_seat: 
     )
 
 
-def end_draw(rnd: Round) -> None:
+def end_draw(rnd: HandState) -> None:
     """The hand ends without a winner (Jiaxing 流局, Wenling 黄牌)."""
     carry_after, _ = rnd._draw_outcome()
     _end(
@@ -123,7 +121,7 @@ def end_draw(rnd: Round) -> None:
     )
 
 
-def _end(rnd: Round, result: HandResult) -> None:
+def _end(rnd: HandState, result: HandResult) -> None:
     result.hands = [_hand_json(rnd, s) for s in range(4)]
     result.seed = rnd.seed.hex() if rnd.seed is not None else None
     rnd.result = result
@@ -133,7 +131,7 @@ def _end(rnd: Round, result: HandResult) -> None:
     rnd._emit("hand_end", None, **result.to_json())
 
 
-def _hand_json(rnd: Round, seat: int) -> dict[str, Any]:
+def _hand_json(rnd: HandState, seat: int) -> dict[str, Any]:
     return {
         "concealed": [tile_str(t) for t in rnd.concealed(seat)],
         "melds": [meld_json(m) for m in rnd.melds[seat]],

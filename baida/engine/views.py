@@ -1,10 +1,10 @@
 """What one seat (or a spectator) may see of a hand, as plain data with a JSON form, and
-``build_view``, which makes one from a ``Round`` (``Round.view``)."""
+``build_view``, which makes one from a hand's state (``Round.view``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..hand import Meld
 from ..quote import quote
@@ -12,9 +12,7 @@ from ..rules.options import options_to_json
 from ..tiles import tile_str
 from .errors import MalformedAction
 from .phases import CLAIM, ENDED, ROB, TURN, WINDS
-
-if TYPE_CHECKING:
-    from .round import Round
+from .state import HandState
 
 
 def meld_json(meld: Meld) -> dict[str, Any]:
@@ -125,7 +123,7 @@ class View:
 _VIEW_FIELDS = tuple(f.name for f in fields(View) if f.name != "players")
 
 
-def build_view(rnd: Round, seat: int | None) -> View:
+def build_view(rnd: HandState, seat: int | None) -> View:
     """What ``seat`` may see (None: a spectator); the wall and an unrevealed seed never."""
     if seat is not None and seat not in (0, 1, 2, 3):
         raise ValueError(f"a seat is 0-3 or None, got {quote(seat)}")
@@ -161,7 +159,7 @@ def build_view(rnd: Round, seat: int | None) -> View:
         seat=seat,
         dealer=rnd.dealer,
         seat_winds=[rnd.seat_wind(s) for s in range(4)],
-        round_wind=WINDS[rnd.round_wind] if rnd.ruleset == "jiaxing" else None,
+        round_wind=WINDS[rnd.round_wind] if rnd.rules.round_wind else None,
         dice=list(rnd.dice),
         commitment=rnd.commitment,
         seed=rnd.seed.hex() if (ended and rnd.seed is not None) else None,
@@ -178,19 +176,19 @@ def build_view(rnd: Round, seat: int | None) -> View:
         santan_pairs=[list(p) for p in rnd.santan_pairs],
         claim_counts=[list(row) for row in rnd.claim_counts],
         sheng_phase=rnd.sheng_phase,
-        carry_pool=rnd.carry_pool if rnd.ruleset == "jiaxing" else None,
+        carry_pool=rnd.carry_pool if rnd.rules.carry_pool else None,
         result=rnd.result.to_json() if rnd.result is not None else None,
     )
 
 
-def _robbable(rnd: Round) -> dict[str, Any] | None:
+def _robbable(rnd: HandState) -> dict[str, Any] | None:
     """The 补杠 that may be robbed now (public: the bukong event announced it)."""
     if rnd.phase != ROB or rnd.window_from is None or rnd.window_tile is None:
         return None
     return {"seat": rnd.window_from, "tile": tile_str(rnd.window_tile)}
 
 
-def _visible_to_act(rnd: Round, seat: int | None) -> list[int]:
+def _visible_to_act(rnd: HandState, seat: int | None) -> list[int]:
     """Who must decide, as ``seat`` may know it: in a claim or rob window only whether
     oneself is asked (who else holds a claim is private)."""
     waiting = rnd.to_act

@@ -14,10 +14,9 @@ import struct
 from collections.abc import Iterable
 
 from ..quote import quote
+from ..rulesets import Ruleset, as_ruleset
 from ..tiles import (
-    FLOWERS,
     NUM_ALL_KINDS,
-    NUM_KINDS,
     TileError,
     format_tiles,
     parse_tile,
@@ -58,15 +57,12 @@ class RandomStream:
                 return word % n
 
 
-def tile_set(ruleset: str) -> list[int]:
+def tile_set(ruleset: str | Ruleset) -> list[int]:
     """The canonical ordered tile set: 136 tiles (Jiaxing) or 144 with the flowers (Wenling)."""
-    tiles = [kind for kind in range(NUM_KINDS) for _ in range(4)]
-    if ruleset == "wenling":
-        tiles.extend(FLOWERS)
-    return tiles
+    return as_ruleset(ruleset).tiles()
 
 
-def shuffled_wall(ruleset: str, seed: bytes) -> tuple[list[int], tuple[int, int]]:
+def shuffled_wall(ruleset: str | Ruleset, seed: bytes) -> tuple[list[int], tuple[int, int]]:
     """The wall in draw order (index 0 = head) and the two dice derived from ``seed``."""
     stream = RandomStream(seed)
     tiles = tile_set(ruleset)
@@ -111,10 +107,11 @@ def to_kinds(tiles: Iterable[int | str] | str, what: str) -> list[int]:
     return [to_kind(tile, what) for tile in tiles]
 
 
-def check_wall(ruleset: str, wall: Iterable[int]) -> list[int]:
+def check_wall(ruleset: str | Ruleset, wall: Iterable[int]) -> list[int]:
     """Check that ``wall`` is exactly the ruleset's tile set (in any order); return it as a list."""
     wall = list(wall)
-    expected = tile_set(ruleset)
+    rules = as_ruleset(ruleset)
+    expected = rules.tiles()
     if sorted(wall) != expected:
         have: dict[int, int] = {}
         for kind in wall:
@@ -124,7 +121,7 @@ def check_wall(ruleset: str, wall: Iterable[int]) -> list[int]:
             want[kind] = want.get(kind, 0) + 1
         extra = [k for k in have if have[k] > want.get(k, 0)]
         missing = [k for k in want if have.get(k, 0) < want[k]]
-        parts = [f"a {ruleset} wall has {len(expected)} tiles, this one {len(wall)}"]
+        parts = [f"a {rules.name} wall has {len(expected)} tiles, this one {len(wall)}"]
         if extra:
             parts.append("too many " + " ".join(tile_str(k) for k in sorted(extra)))
         if missing:
@@ -137,7 +134,7 @@ Tiles = list[int] | list[str] | list[int | str] | str
 
 
 def wall_from_deal(
-    ruleset: str,
+    ruleset: str | Ruleset,
     hands: list[Tiles],
     draws: Tiles | None = None,
     tail: Tiles | None = None,
@@ -159,7 +156,8 @@ def wall_from_deal(
         indicator = to_kind(indicator, "wall_from_deal: indicator")
     if dealer_extra is not None:
         dealer_extra = to_kind(dealer_extra, "wall_from_deal: dealer_extra")
-    pool = tile_set(ruleset)
+    rules = as_ruleset(ruleset)
+    pool = rules.tiles()
     remaining: dict[int, int] = {}
     for kind in pool:
         remaining[kind] = remaining.get(kind, 0) + 1
@@ -174,7 +172,7 @@ def wall_from_deal(
             remaining[kind] -= 1
         return out
 
-    size = 16 if ruleset == "wenling" else 13
+    size = rules.hand_size
     if len(hands) != 4 or any(len(hand) != size for hand in hands):
         raise ValueError(f"wall_from_deal: four hands of {size} tiles, dealer first")
     head: list[int] = []

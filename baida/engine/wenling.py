@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..evaluator import held_copies, waits
 from ..hand import Hand, Meld
 from ..rules.options import WenlingOptions
-from ..rules.wenling_tiles import wenling_wilds_and_specials
+from ..rulesets import Wenling
 from ..scoring.request import ScoreRequest
 from ..tiles import DRAGONS, FLOWER_GROUP_A, FLOWER_GROUP_B, NUM_KINDS, seat_wind_kind, tile_str
 from . import actions as A
@@ -16,10 +16,10 @@ SHENG_PAIRS = 15  # 生牌阶段: at most 15 pairs (30 tiles, 31 with an odd one
 
 
 class WenlingRound(Round):
-    """A Wenling hand: 144 tiles, 16/17 dealt, three 得, specials, discard wins, 包三家."""
+    """A Wenling hand: specials exposed and replaced, the 碰-pass rule, 生牌 and 包三家, a
+    discarded 得, 腊子 (the facts: ``rulesets.Wenling``)."""
 
-    ruleset = "wenling"
-    hand_size = 16
+    plays = Wenling
     options: WenlingOptions
 
     def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
@@ -30,9 +30,6 @@ class WenlingRound(Round):
         super().__init__(*args, **kwargs)
 
     # -------------------------------------------------------------- tiles and draws
-
-    def _choose_wilds(self, indicator: int) -> tuple[frozenset[int], frozenset[int]]:
-        return wenling_wilds_and_specials(indicator, self.options.flower_flip_specials)
 
     def _after_deal(self) -> None:
         for i in range(4):
@@ -60,20 +57,7 @@ class WenlingRound(Round):
             self.sheng_phase = True
             self._emit("sheng_phase", None, remaining=self.remaining)
 
-    def _draw_floor(self) -> int:
-        # 黄牌: no draw of any kind once 8 pairs (16, or 17 with an odd tile) are left
-        return 2 * self.options.huangpai_pairs + 1
-
     # -------------------------------------------------------------- claims
-
-    def _discard_win_allowed(self) -> bool:
-        return True
-
-    def _chi_allowed(self) -> bool:
-        return True
-
-    def _claims_on_last(self) -> tuple[bool, bool]:
-        return (True, False)
 
     def _may_pon(self, seat: int, tile: int) -> bool:
         return tile not in self.pon_block[seat]

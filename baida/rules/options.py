@@ -1,5 +1,9 @@
 """Rule options of both rulesets, named and valued as in RULES.md §9, and their validation.
 
+Each ruleset validates its options with ``build_options`` (``baida.rulesets``: ``ruleset(name)
+.make_options(given)``); ``jiaxing_options`` and ``wenling_options`` serve code that knows
+which ruleset it holds.
+
 >>> jiaxing_options({"allow_chi": False}).allow_chi
 False
 >>> try:
@@ -11,6 +15,7 @@ options.flower_flip_specials: not a Jiaxing option (it is Wenling's)
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -95,12 +100,7 @@ MAXIMUM: dict[str, int] = {  # far above any real table; a number has to end som
 }
 
 Options = JiaxingOptions | WenlingOptions
-_CLASSES: dict[str, type[JiaxingOptions] | type[WenlingOptions]] = {
-    "jiaxing": JiaxingOptions,
-    "wenling": WenlingOptions,
-}
-_NAMES = {"jiaxing": "Jiaxing", "wenling": "Wenling"}
-_PREFIX = {"jiaxing": "jx.", "wenling": "wl."}
+OptionsClass = type[JiaxingOptions] | type[WenlingOptions]
 
 
 def _check_value(name: str, value: Any, default: Any) -> Any:
@@ -124,44 +124,56 @@ def _check_value(name: str, value: Any, default: Any) -> Any:
     return value
 
 
-def make_options(ruleset: str, given: dict[str, Any] | None) -> Options:
-    """Validate ``given`` (names without prefix) against ``ruleset``'s options."""
-    if ruleset not in _CLASSES:
-        raise OptionError(f"unknown ruleset {quote(ruleset)}; expected 'jiaxing' or 'wenling'")
-    cls = _CLASSES[ruleset]
+def build_options(
+    cls: OptionsClass,
+    given: dict[str, Any] | None,
+    title: str,
+    elsewhere: Mapping[str, str] | None = None,
+    prefixes: Sequence[str] = (),
+) -> Options:
+    """Validate ``given`` (names without prefix) as options of class ``cls``.
+
+    ``title`` names the ruleset in messages; ``elsewhere`` maps the options of other rulesets
+    to their title (for "it is Wenling's"); ``prefixes`` are the RULES.md §9 prefixes
+    ("jx.", "wl.") that a name must be written without. ``baida.rulesets`` passes all three.
+    """
     if given is None:
         return cls()
     if not isinstance(given, dict):
         raise OptionError(f"options: expected an object, got {type(given).__name__}")
     defaults = {f.name: f.default for f in fields(cls)}
-    other = "wenling" if ruleset == "jiaxing" else "jiaxing"
-    other_names = {f.name for f in fields(_CLASSES[other])}
     values: dict[str, Any] = {}
     for name, value in given.items():
         if name not in defaults:
             shown = name_of(name)
-            if isinstance(name, str) and name.startswith(("jx.", "wl.")):
+            if isinstance(name, str) and prefixes and name.startswith(tuple(prefixes)):
                 raise OptionError(
                     f"options.{shown}: write options without the {quote(name[:3])} prefix"
                     f" (for example {quote(name[3:])})"
                 )
-            if name in other_names:
-                raise OptionError(
-                    f"options.{shown}: not a {_NAMES[ruleset]} option (it is {_NAMES[other]}'s)"
-                )
-            raise OptionError(f"options.{shown}: unknown option for {_NAMES[ruleset]}")
+            owner = (elsewhere or {}).get(name) if isinstance(name, str) else None
+            if owner is not None:
+                raise OptionError(f"options.{shown}: not a {title} option (it is {owner}'s)")
+            raise OptionError(f"options.{shown}: unknown option for {title}")
         values[name] = _check_value(name, value, defaults[name])
     return cls(**values)
 
 
+_PREFIXES = ("jx.", "wl.")
+
+
 def jiaxing_options(given: dict[str, Any] | None = None) -> JiaxingOptions:
-    result = make_options("jiaxing", given)
+    """Jiaxing options from ``given`` (validated), for code that knows its ruleset."""
+    elsewhere = {f.name: "Wenling" for f in fields(WenlingOptions)}
+    result = build_options(JiaxingOptions, given, "Jiaxing", elsewhere, _PREFIXES)
     assert isinstance(result, JiaxingOptions)
     return result
 
 
 def wenling_options(given: dict[str, Any] | None = None) -> WenlingOptions:
-    result = make_options("wenling", given)
+    """Wenling options from ``given`` (validated), for code that knows its ruleset."""
+    elsewhere = {f.name: "Jiaxing" for f in fields(JiaxingOptions)}
+    result = build_options(WenlingOptions, given, "Wenling", elsewhere, _PREFIXES)
     assert isinstance(result, WenlingOptions)
     return result
 

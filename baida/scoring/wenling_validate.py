@@ -1,4 +1,5 @@
 """Wenling-specific checks of a scoring request: malformed input raises ``ScoreInputError``.
+``fill_wenling_request`` reads the Wenling fields of a JSON input.
 
 A hand that is well formed but may not win (an unexposed special in the concealed hand, a
 discarded 得, a win on a 得) is not malformed: the scorer answers ``"legal": false``.
@@ -7,12 +8,14 @@ discarded 得, a win on a 得) is not malformed: the scorer answers ``"legal": f
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 from ..hand import Hand
-from ..quote import quote
+from ..quote import name_of, quote
 from ..rules.options import WenlingOptions
 from ..rules.wenling_tiles import WenlingTiles, wenling_tiles
 from ..tiles import NUM_ALL_KINDS, SEAT_WINDS, WILD, is_flower, tile_str
+from .parse import check_copies, expect, field_bool, field_hand, field_seat
 from .request import ScoreInputError, ScoreRequest
 
 HAND_SIZE = 17  # a winning hand: 5 sets and a pair, a kong counting 3
@@ -174,3 +177,27 @@ def validate_wenling(req: ScoreRequest) -> None:
     _check_copies(req, tiles)
     _check_robbed_tile(req)
     _check_liable(req)
+
+
+def fill_wenling_request(req: ScoreRequest, obj: dict[str, Any]) -> None:
+    """The Wenling fields of a JSON input (``SCORING_API.md``) into ``req``."""
+    req.after_special = field_bool(obj, "after_special")
+    req.discarded_wild = field_bool(obj, "discarded_wild")
+    if "liable" in obj:
+        req.liable = field_seat("liable", obj["liable"])
+        if req.liable == req.winner:
+            raise ScoreInputError("liable", "the winner cannot be the 被包 player")
+    others = obj.get("others", {})
+    expect("others", others, dict, "an object of hands keyed by seat")
+    for key, value in others.items():
+        seat = field_seat(f"others.{name_of(key)}", key)
+        if seat == req.winner:
+            raise ScoreInputError(f"others.{key}", "the winner's hand belongs in hand, not others")
+        req.others[seat] = field_hand(f"others.{key}", value)
+
+
+def check_wenling_request(req: ScoreRequest) -> None:
+    """A parsed Wenling input: the copies of each kind over every hand given, then
+    ``validate_wenling``."""
+    check_copies(req, robbed_pon=False)
+    validate_wenling(req)

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..hand import Hand, make_meld
-from ..rules.options import WenlingOptions, make_options
+from ..rules.options import WenlingOptions
 from ..rules.wenling_tiles import wenling_tiles
 from ..scoring.wenling_others import nonwinner_score
 from ..tiles import WILD, parse_tile
+from .ruleset import view_rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,9 +46,10 @@ def wenling_nonwinners(view: Mapping[str, Any]) -> dict[int, NonWinnerItems]:
     result = view.get("result") or {}
     score = result.get("score") or {}
     winner = result.get("winner")
-    if view.get("ruleset") != "wenling" or winner is None or not score.get("legal"):
-        return {}
-    options = make_options("wenling", view.get("options") or {})
+    rules = view_rules(view)
+    if rules.nonwinner_size is None or winner is None or not score.get("legal"):
+        return {}  # the non-winners settle among themselves only where they are scored
+    options = rules.make_options(view.get("options") or {})
     assert isinstance(options, WenlingOptions)
     tiles = wenling_tiles(parse_tile(view["indicator"]), options.flower_flip_specials)
     wild_faces = set(view.get("wilds") or [])

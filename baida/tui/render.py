@@ -24,6 +24,7 @@ from .i18n import (
     wind_name,
 )
 from .keys import SINGLE_KEYS, Menu, display_order, gave_up_may_win
+from .ruleset import view_rules
 from .tiles import compact_text, sort_faces, tile_text, tiles_text
 
 View = Mapping[str, Any]
@@ -59,7 +60,7 @@ def seat_title(
 
 
 def wild_word(view: View, lang: str = "zh") -> str:
-    return text(f"wild.{view.get('ruleset', 'jiaxing')}", lang)
+    return text(f"wild.{view_rules(view).name}", lang)
 
 
 def render_header(
@@ -92,7 +93,7 @@ def render_header(
         else:
             sp.append(compact_flowers(sort_faces(specials)), style="magenta")
         parts.append(sp)
-    if view.get("ruleset") == "jiaxing" and view.get("carry_pool"):
+    if view_rules(view).carry_pool and view.get("carry_pool"):
         parts.append(Text(text("carry_pool", lang, n=view["carry_pool"]), style="magenta"))
     if view.get("sheng_phase"):
         parts.append(Text(text("sheng_phase", lang), style="bold red"))
@@ -198,8 +199,8 @@ def seat_status(view: View, player: Mapping[str, Any], lang: str) -> Text:
 
 
 def santan_warnings(view: View, threshold: int) -> list[tuple[int, int, int]]:
-    """Jiaxing claim counts one short of 三摊: (claimer, discarder, count), pairs not yet formed."""
-    if view.get("ruleset") != "jiaxing" or threshold < 2:
+    """Claim counts one short of 三摊: (claimer, discarder, count), pairs not yet formed."""
+    if not view_rules(view).santan or threshold < 2:
         return []
     formed = {frozenset(p) for p in view.get("santan_pairs") or []}
     out = []

@@ -15,6 +15,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ..rulesets import Ruleset
 from .i18n import count_of, item_name, text, tile_label
 from .keys import gave_up_may_win
 from .nonwinners import NonWinnerItems, wenling_nonwinners
@@ -28,6 +29,7 @@ from .render import (
     signed_text,
     wild_word,
 )
+from .ruleset import view_rules
 from .tiles import grouped_text, tile_text, tiles_text
 
 
@@ -77,7 +79,7 @@ def render_settlement(
     """The end of a hand: who won how, every scoring item, what the wilds stood for, the 承包
     shares paid, the Wenling non-winners' items, everyone's payment and the match totals."""
     result = view.get("result") or {}
-    ruleset = view.get("ruleset", "jiaxing")
+    rules = view_rules(view)
     wilds = list(view.get("wilds") or [])
     items: list[RenderableType] = []
     title = text("settlement", lang)
@@ -87,7 +89,7 @@ def render_settlement(
     score = result.get("score") or {}
     winner = result.get("winner")
     if result.get("outcome") != "win" or winner is None:
-        items.append(Text(text(f"outcome.draw.{ruleset}", lang), style="bold yellow"))
+        items.append(Text(text(f"outcome.draw.{rules.name}", lang), style="bold yellow"))
     else:
         how = text(f"win_by.{result.get('win_by', 'self_draw')}", lang)
         tile = tile_label(result.get("win_tile"), lang) if result.get("win_tile") else ""
@@ -103,13 +105,13 @@ def render_settlement(
         if winner < len(hands):
             win_tile = result.get("win_tile")
             items.append(revealed_hand_text(hands[winner], wilds, lang, win_tile))
-        items.extend(_score_lines(score, ruleset, lang, base))
+        items.extend(_score_lines(score, rules, lang, base))
         for line in (wilds_line(view, lang), shares_line(view, me, lang)):
             if line is not None:
                 items.append(line)
     items.append(_payments_table(view, me, lang, result, score, totals))
     pool = result.get("carry_pool_after")
-    if ruleset == "jiaxing" and pool is not None:
+    if rules.carry_pool and pool is not None:
         items.append(Text(text("carry_after", lang, n=pool), style="magenta"))
     return Group(*items)
 
@@ -135,7 +137,7 @@ def paid_shares(view: View) -> dict[int, int | None]:
     result = view.get("result") or {}
     share = (result.get("score") or {}).get("points") or 0
     winner = result.get("winner")
-    if view.get("ruleset") != "jiaxing" or winner is None or share <= 0:
+    if view_rules(view).unit != "tai" or winner is None or share <= 0:
         return {}
     out: dict[int, int | None] = {}
     for seat, amount in enumerate(result.get("payments") or []):
@@ -173,7 +175,7 @@ def is_limit_hand(score: Mapping[str, Any]) -> bool:
 
 
 def _score_lines(
-    score: Mapping[str, Any], ruleset: str, lang: str, base: int | None
+    score: Mapping[str, Any], rules: Ruleset, lang: str, base: int | None
 ) -> list[RenderableType]:
     out: list[RenderableType] = []
     if score.get("legal") is False:
@@ -195,7 +197,7 @@ def _score_lines(
         out.append(grid)
     points = score.get("points")
     fan = score.get("fan_total") or 0
-    if ruleset == "jiaxing":
+    if rules.unit == "tai":  # 台 and 番 times the 底分
         line = text(
             "points_jiaxing",
             lang,

@@ -10,11 +10,13 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from baida import rulesets  # absolute: the hall's modules are moving into folders
+
 from .database import Sessions
 from .errors import HandStateError, InvalidRequest, NotFound
 from .models import GameTable, MatchRow, User
 
-RULESETS = ("jiaxing", "wenling")
+RULESETS = rulesets.names()
 MATCH_STATUSES = ("playing", "ended", "abandoned")
 
 

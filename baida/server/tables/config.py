@@ -5,10 +5,12 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ...rules.options import OptionError, make_options, options_to_json
+from baida import rulesets
+
+from ...rules.options import OptionError, options_to_json
 from ...table import TableTiming, TimingError
 
-RULESETS = ("jiaxing", "wenling")
+RULESETS = rulesets.names()
 STAKES = ("points", "silver")
 MAX_BASE = 1000
 MAX_HANDS = 64
@@ -45,7 +47,7 @@ class TableConfig:
         """Short labels for the lobby: 吃/不吃, 硬自摸/抓铳, stakes, 底分, length, private,
         and ``uniform_window`` (the table waits the whole claim window after every discard)."""
         out = [self.ruleset]
-        if self.ruleset == "jiaxing":
+        if rulesets.ruleset(self.ruleset).claims_by_option:
             out.append("chi" if self.options.get("allow_chi", True) else "no_chi")
             out.append("discard_win" if self.options.get("allow_discard_win") else "self_draw")
         out.append(self.stakes)
@@ -76,9 +78,10 @@ class TableConfig:
             raise ConfigError(f"unknown table setting: {_short(unknown[0])}")
         ruleset = obj.get("ruleset", "jiaxing")
         if ruleset not in RULESETS:
-            raise ConfigError(f"ruleset: 'jiaxing' or 'wenling', got {_short(ruleset)}")
+            raise ConfigError(f"ruleset: {rulesets.expected_names()}, got {_short(ruleset)}")
         try:
-            options = options_to_json(make_options(ruleset, obj.get("options") or {}))
+            rules = rulesets.ruleset(ruleset)
+            options = options_to_json(rules.make_options(obj.get("options") or {}))
         except OptionError as exc:
             raise ConfigError(str(exc)) from None
         stakes = obj.get("stakes", "points")

@@ -10,6 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from baida import rulesets
+
 from ..directory.in_process import Directory, InProcessDirectory
 from ..nodes.role import NodeRole, node_name
 from ..ops.logs import fields
@@ -67,7 +69,7 @@ class StandingTables:
 # Rulesets whose hall splits its numbers between 吃 and no 吃. The Jiaxing document (seed 000,
 # 硬自摸和吃牌选择) says: 一个游戏大厅被分为二个区域，前一半桌号允许吃牌，后一半桌号禁止吃牌.
 # Wenling's documents make 吃 (from the player before you) a rule of the game, with no choice.
-CHI_SPLIT = frozenset({"jiaxing"})
+CHI_SPLIT = frozenset(r.name for r in rulesets.rulesets() if r.claims_by_option)
 
 
 def standing_configs(rows: tuple[StandingTables, ...]) -> list[tuple[int, TableConfig]]:
@@ -231,8 +233,8 @@ class Hall:
 
     async def quick_play(self, user: User, ruleset: str) -> TableActor:
         """A private 积分 table with three bots, for one person to sit at at once."""
-        if ruleset not in ("jiaxing", "wenling"):
-            raise ConfigError("ruleset: 'jiaxing' or 'wenling'")
+        if ruleset not in rulesets.names():
+            raise ConfigError(f"ruleset: {rulesets.expected_names()}")
         for actor in self.tables.values():
             if actor.info.host == user.id and actor.config.private and actor.status != CLOSED:
                 if actor.config.ruleset == ruleset and actor.quick:

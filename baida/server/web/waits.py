@@ -13,11 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from baida import rulesets
+
 from ...evaluator import is_complete
 from ...hand import Hand, Meld, MeldError, make_meld
-from ...rules.options import OptionError, make_options
-from ...rules.wenling_tiles import wenling_wilds_and_specials
-from ...scoring import score
+from ...rules.options import OptionError
 from ...scoring.request import ScoreInputError, ScoreRequest
 from ...tiles import NUM_KINDS, SEAT_WINDS, WILD, TileError, parse_tile, tile_str
 
@@ -104,7 +104,7 @@ def _legal(hand: _Hand, concealed: list[int], win_tile: int) -> bool:
         discarded_wild=hand.discarded_wild,
     )
     try:
-        return bool(score(request)["legal"])
+        return bool(rulesets.score(request)["legal"])
     except ScoreInputError:
         return False  # e.g. a fifth copy of a kind: that tile cannot be drawn
 
@@ -117,19 +117,17 @@ def _parse(obj: Any) -> _Hand:
     if unknown:
         raise WaitsError(f"unknown field: {unknown[0][:40]}")
     ruleset = obj.get("ruleset")
-    if ruleset not in ("jiaxing", "wenling"):
-        raise WaitsError("ruleset: 'jiaxing' or 'wenling'")
+    if ruleset not in rulesets.names():
+        raise WaitsError(f"ruleset: {rulesets.expected_names()}")
+    rules = rulesets.ruleset(ruleset)
     try:
-        options = make_options(ruleset, obj.get("options") or {})
+        options = rules.make_options(obj.get("options") or {})
     except OptionError as exc:
         raise WaitsError(f"options: {exc}") from None
     indicator = _tile(obj.get("indicator"), "indicator")
-    if ruleset == "jiaxing":
-        if indicator >= NUM_KINDS:
-            raise WaitsError("indicator: Jiaxing has no flowers")
-        wilds, specials = frozenset({indicator}), frozenset()
-    else:
-        wilds, specials = wenling_wilds_and_specials(indicator, options.flower_flip_specials)
+    if not rules.flowers and indicator >= NUM_KINDS:
+        raise WaitsError(f"indicator: {rules.title} has no flowers")
+    wilds, specials = rules.choose_wilds(indicator, options)
     concealed_in = obj.get("concealed")
     if not isinstance(concealed_in, list) or not 1 <= len(concealed_in) <= MAX_CONCEALED:
         raise WaitsError(f"concealed: a list of 1 to {MAX_CONCEALED} tiles")

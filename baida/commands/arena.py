@@ -8,12 +8,13 @@ import json
 import os
 import sys
 
-from ..rules.options import OptionError, make_options
-from .policy import UnknownBot, bot_names, make_bot
+from ..bots.policy import UnknownBot, bot_names, make_bot
+from ..rules.options import OptionError
+from ..rulesets import names, ruleset
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--ruleset", choices=("jiaxing", "wenling"), default="jiaxing")
+    parser.add_argument("--ruleset", choices=names(), default="jiaxing")
     parser.add_argument(
         "--bots",
         default="strong,greedy,random",
@@ -41,8 +42,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .arena import run_arena
-    from .report import build_report, text_table, write_json, write_png
+    from ..bots.arena import run_arena
+    from ..bots.report import build_report, text_table, write_json, write_png
 
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     if not bots:
@@ -67,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
             options = json.loads(args.options)
             if not isinstance(options, dict):
                 raise ValueError("not a JSON object")
-            make_options(args.ruleset, options)
+            ruleset(args.ruleset).make_options(options)
         except (ValueError, OptionError) as exc:
             print(f"error: --options: {exc}", file=sys.stderr)
             return 2

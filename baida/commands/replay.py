@@ -13,10 +13,10 @@ import json
 import sys
 from typing import Any
 
+from ..engine.describe import describe_event, describe_settlement
+from ..engine.errors import RecordError, ReplayError
+from ..engine.records import Replay, play_record, read_record
 from ..jsonin import JsonInputError, error_line, load, read_input
-from .describe import describe_event, describe_settlement
-from .errors import RecordError, ReplayError
-from .records import Replay, play_record, read_record
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -40,7 +40,7 @@ def _error(message: str, status: int) -> int:
 
 def _review(record: Any) -> dict[str, Any]:
     """The review of ``record`` (imported only when asked for), or ``{"error": ...}``."""
-    from ..bots.review_cli import review_or_error
+    from .review import review_or_error
 
     return review_or_error(record, None, None)[1]
 

@@ -14,9 +14,8 @@ from typing import Any
 
 from ..jsonin import JsonInputError, error_line, load, read_input
 from ..quote import quote
-from . import score
-from .parse import parse_request
-from .request import ScoreInputError
+from ..rulesets import parse_request, score
+from ..scoring.request import ScoreInputError
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1

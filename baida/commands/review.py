@@ -40,8 +40,8 @@ def review_or_error(
     record: Any, seats: set[int] | None, budget_ms: float | None
 ) -> tuple[int, Any]:
     """(exit status, JSON to print): the review, or ``{"error": ...}`` with status 2."""
+    from ..bots.review import review_record
     from ..engine.errors import EngineError
-    from .review import review_record
 
     try:
         return 0, review_record(record, seats, budget_ms)

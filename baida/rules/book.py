@@ -26,7 +26,7 @@ from typing import Any
 from ..hand import parse_meld
 from ..scoring import score_json
 from ..scoring.catalogue import catalogue, text
-from ..tiles import WILD, parse_tile, parse_tiles, tile_str
+from ..tiles import WILD, parse_tile, parse_tiles, sort_key, tile_str
 from .options import Options, make_options, options_to_json
 
 Text = dict[str, str]
@@ -82,7 +82,8 @@ def example(
     }
     out = score_json(obj)
     wild_face = tile_str(parse_tile(indicator))
-    faces = [wild_face if k == WILD else tile_str(k) for k in parse_tiles(concealed)]
+    kinds = sorted(parse_tiles(concealed), key=sort_key)  # as a table shows a hand: wilds first
+    faces = [wild_face if k == WILD else tile_str(k) for k in kinds]
     win_face = wild_face if win == "*" else tile_str(parse_tile(win))
     return {
         "id": id_, "title": text(*title), "tiles": faces, "win_tile": win_face,

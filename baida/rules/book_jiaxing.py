@@ -42,12 +42,12 @@ def pattern_examples(options: JiaxingOptions) -> list[dict[str, Any]]:
 
 def no_pattern(options: JiaxingOptions) -> dict[str, Any]:
     if options.require_pattern:
-        caption = ("四组一对都齐了，可不是四种牌型之一：不能和",
-                   "four sets and a pair, but none of the four patterns: not a win")
+        caption = ("四组一对都齐了，可不是四种牌型之一",
+                   "four sets and a pair, but none of the four patterns")
     else:
-        caption = (f"四组一对都齐了，可只有 1 台，不到 {MIN_TAI} 台：不能和",
-                   f"four sets and a pair, but only 1 tai, under {MIN_TAI}: not a win")
-    return _hand(options, "no_pattern", ("不能和", "Not a win"), "123m456p789s234m5s", "5s",
+        caption = (f"四组一对都齐了，可只有 1 台，不到 {MIN_TAI} 台",
+                   f"four sets and a pair, but only 1 tai, under {MIN_TAI}")
+    return _hand(options, "no_pattern", ("杂牌", "A mixed hand"), "123m456p789s234m5s", "5s",
                  "9p", caption)
 
 

@@ -28,6 +28,7 @@ from web_support import (
 )
 
 from baida.rules.book import rules_page
+from baida.scoring.catalogue import awardable
 
 pytest_plugins = ["web_fixtures"]
 
@@ -117,7 +118,11 @@ def test_the_rules_page_from_the_lobby_lists_every_item_in_both_languages(
         for lang in ("zh", "en"):
             set_lang(page, lang)
             page.wait_for_selector(f".rules-book[data-ruleset='{ruleset}'] tr[data-item]")
-            assert listed(page, ".rules-book") == catalogue_names(ruleset, lang), (ruleset, lang)
+            shown = listed(page, ".rules-book")
+            assert shown == catalogue_names(ruleset, lang), (ruleset, lang)
+            if lang == "zh":  # every name the scorer can write, straight from its item tables
+                scorer = [n for names in awardable(ruleset).values() for n in names]
+                assert sorted(shown.values()) == sorted(scorer)
             sections = page.locator(".rules-section h2").all_inner_texts()
             expected = [s["title"][lang] for s in rules_page(ruleset)["sections"]]
             assert sections == expected
@@ -161,6 +166,7 @@ def test_the_rules_panel_opens_at_the_table_without_leaving_the_hand(
     panel.locator("[data-rules='jiaxing']").click()
     page.wait_for_selector(".rules-panel .rules-book[data-ruleset='jiaxing'] tr[data-item]")
     assert listed(page, ".rules-panel") == catalogue_names("jiaxing", "en")
+    assert "your move" in panel.locator(".rules-panel-notice").inner_text()
     shot(page, f"rules-panel-en-{DESKTOP['width']}")
     # Escape (or the button) closes it; the turn is still ours to play
     page.keyboard.press("Escape")

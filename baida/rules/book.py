@@ -36,6 +36,12 @@ UNITS = {"tai": text("台", "tai"), "fan": text("番", "fan"), "he": text("和",
          "limit": text("满贯", "limit")}
 
 
+# both rulesets seat the players the same way
+SEATS = ("庄家是东，下家（右手边）是南，对家是西，上家是北；逆时针轮流出牌。",
+         "The dealer is East; the next player (on the right) South, the one opposite West, the "
+         "one on the left North. Play goes counter-clockwise.")
+
+
 class BookError(ValueError):
     """A page that cannot be made (an unknown ruleset); the message says which."""
 

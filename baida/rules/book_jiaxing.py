@@ -11,7 +11,7 @@ from typing import Any
 from ..scoring.catalogue import text
 from ..scoring.jiaxing import MIN_TAI
 from ..scoring.jiaxing_settle import CONTINUING, PARTNER, PLAIN, ROB_SHARES
-from .book import Block, bullets, example, items, para, section, table
+from .book import SEATS, Block, bullets, example, items, para, section, table
 from .options import JiaxingOptions
 
 TITLE = text("嘉兴台头和 玩法", "How to play Jiaxing 台头和")
@@ -266,9 +266,7 @@ def _dealer() -> dict[str, Any]:
     return section(
         "dealer", "庄家和风", "Dealer and winds",
         bullets(
-            ("庄家是东，下家（右手边）是南，对家是西，上家是北；逆时针轮流出牌。",
-             "The dealer is East; the next player (on the right) South, the one opposite West, "
-             "the one on the left North. Play goes counter-clockwise."),
+            SEATS,
             ("庄家和牌连庄；别人和牌，庄家的下家坐庄。",
              "The dealer wins: the dealer deals again. Another player wins: the deal passes to "
              "the dealer's right."),

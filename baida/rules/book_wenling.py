@@ -12,7 +12,7 @@ from typing import Any
 from ..engine.wenling import SHENG_PAIRS
 from ..scoring.catalogue import text
 from ..scoring.wenling_items import BASE_CONSTANT, LIMIT, ROUND_TO
-from .book import bullets, example, items, para, section, table, tiles
+from .book import SEATS, bullets, example, items, para, section, table, tiles
 from .options import WenlingOptions
 
 TITLE = text("温岭麻将 玩法", "How to play Wenling mahjong")
@@ -247,10 +247,7 @@ def _huangpai(options: WenlingOptions) -> dict[str, Any]:
 def _dealer() -> dict[str, Any]:
     return section(
         "dealer", "庄家和门风", "Dealer and seat winds",
-        bullets(("庄家是东，下家（右手边）是南，对家是西，上家是北；逆时针轮流出牌。温岭不算风圈。",
-                 "The dealer is East; the next player (on the right) South, the one opposite "
-                 "West, the one on the left North; play goes counter-clockwise. Wenling has no "
-                 "round wind."),
+        bullets(SEATS, ("温岭不算风圈。", "Wenling has no round wind."),
                 ("庄家和牌连庄；别人和牌或黄牌，庄家的下家坐庄。",
                  "The dealer wins: the dealer deals again. Anything else: the deal passes to "
                  "the dealer's right.")),

@@ -100,6 +100,15 @@ JIAXING_CARRY: dict[str, Entry] = {
 
 # ---------------------------------------------------------------- Wenling
 
+# the exposed special dragons score both 和 and 番, under the same names
+_EXPOSED = {
+    "翻白板": ("exposed_white", "Exposed White", "每张翻出的白板", "each exposed 白板"),
+    "翻红中": ("exposed_red", "Exposed Red", "红中是特殊牌时，每张翻出的红中",
+            "each exposed 红中, when 红中 is a special"),
+    "翻发财": ("exposed_green", "Exposed Green", "发财是特殊牌时，每张翻出的发财",
+            "each exposed 发财, when 发财 is a special"),
+}
+
 WENLING_BASE: dict[str, Entry] = {
     "对子": _e("he.valued_pair", "Valued pair",
         "将是自己的门风或箭牌（中发白）", "the pair is your seat wind or a dragon"),
@@ -111,12 +120,7 @@ WENLING_BASE: dict[str, Entry] = {
         "明杠或补杠", "a kong on a discard or an added kong", each=True),
     "暗杠": _e("he.concealed_kong", "Concealed kong",
         "四张自己摸的相同牌杠下", "a kong of four tiles you drew yourself", each=True),
-    "翻白板": _e("he.exposed_white", "Exposed White",
-        "每张翻出的白板", "each exposed 白板", each=True),
-    "翻红中": _e("he.exposed_red", "Exposed Red",
-        "红中是特殊牌时，每张翻出的红中", "each exposed 红中, when 红中 is a special", each=True),
-    "翻发财": _e("he.exposed_green", "Exposed Green",
-        "发财是特殊牌时，每张翻出的发财", "each exposed 发财, when 发财 is a special", each=True),
+    **{name: _e(f"he.{id_}", *rest, each=True) for name, (id_, *rest) in _EXPOSED.items()},
     "单吊": _e("he.single_wait", "Single wait",
         "和的牌凑成将", "the winning tile completes the pair"),
     "嵌档": _e("he.closed_wait", "Closed wait",
@@ -129,12 +133,7 @@ WENLING_BASE: dict[str, Entry] = {
 }
 
 WENLING_FAN: dict[str, Entry] = {
-    "翻白板": _e("fan.exposed_white", "Exposed White",
-        "每张翻出的白板", "each exposed 白板", each=True),
-    "翻红中": _e("fan.exposed_red", "Exposed Red",
-        "红中是特殊牌时，每张翻出的红中", "each exposed 红中, when 红中 is a special", each=True),
-    "翻发财": _e("fan.exposed_green", "Exposed Green",
-        "发财是特殊牌时，每张翻出的发财", "each exposed 发财, when 发财 is a special", each=True),
+    **{name: _e(f"fan.{id_}", *rest, each=True) for name, (id_, *rest) in _EXPOSED.items()},
     "门风花牌": _e("fan.seat_flower", "Seat flower",
         "每张翻出的本门风花牌（春梅东、夏兰南、秋竹西、冬菊北）",
         "each exposed flower of your seat (East 春梅, South 夏兰, West 秋竹, North 冬菊)",

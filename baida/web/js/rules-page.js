@@ -178,6 +178,7 @@ export function openRulesPanel(app, table) {
     const guide = shown === "jiaxing" && table.ruleset === "jiaxing"
       ? h("button", { type: "button", class: "btn btn-small", dataset: { act: "guide-again" }, onclick: () => { close(); startGuide(app, { tableId: table.id }); } }, gt("rules.guide_here"))
       : null;
+    clear(notice);  // drawn again below, in the language of the moment
     clear(box).append(
       h("header", { class: "rules-panel-head" },
         h("h2", { id: "rules-panel-title" }, gt("rules.title")), tabs,

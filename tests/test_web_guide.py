@@ -311,14 +311,14 @@ def test_a_first_time_visitor_is_guided_through_the_first_hand_once(
     assert table["stakes"] == "points" and table["ruleset"] == "jiaxing"
     assert all(s["kind"] == "bot" for s in table["seats"] if s["user"] is None)
     bubble = bubble_step(page, "hand")
-    assert page.locator(".hand.guide-focus").count() == 1
+    page.locator(".hand.guide-focus").wait_for()  # (a redrawn hand is marked at the next frame)
     clear_of_own_area(page)
     shot(page, f"guide-hand-zh-{viewport['width']}")
     bubble.locator("[data-act='guide-next']").click()
     bubble_step(page, "pattern")
     page.locator("[data-act='guide-next']").click()
     bubble = bubble_step(page, "hint")
-    assert page.locator(".pattern-hint.guide-focus").count() == 1
+    page.locator(".pattern-hint.guide-focus").wait_for()
     clear_of_own_area(page)
     shot(page, f"guide-hint-zh-{viewport['width']}")
     page.locator("[data-act='guide-next']").click()
@@ -329,7 +329,7 @@ def test_a_first_time_visitor_is_guided_through_the_first_hand_once(
     page.locator(".hand .tile-btn.can[data-face='E']").click()
     bubble = bubble_step(page, "claim")
     assert "6 秒" in bubble.inner_text()  # the table's own claim window
-    assert page.locator(".actions.guide-focus").count() == 1
+    page.locator(".actions.guide-focus").wait_for()
     page.locator("[data-act='guide-next']").click()
     bubble_step(page, "zimo")
     page.locator("[data-act='guide-next']").click()

@@ -474,15 +474,17 @@ async def quick_play(request: Request) -> Response:
     return JSONResponse({"table": actor.table_json()}, status_code=201)
 
 
-@endpoint()
 async def rules(request: Request) -> Response:
     """``GET /api/rules/{ruleset}``: the 玩法 page's data (``baida.rules.book``), for the
-    table options written in the query (``?santan_threshold=4``; the rest are defaults)."""
+    table options written in the query (``?santan_threshold=4``; the rest are defaults). Public
+    and the same for everyone, like the phrases."""
     ruleset = request.path_params["ruleset"]
     try:
         return JSONResponse(rules_page(ruleset, query_options(ruleset, request.query_params)))
     except BookError as exc:
         return error(404, f"no such ruleset; {exc}")
+    except OptionError as exc:
+        return error(400, str(exc))
 
 
 async def phrases(request: Request) -> Response:

@@ -41,7 +41,8 @@ const STRINGS = {
   // the lobby card
   "learn.title": ["学玩法", "Learn the game"],
   "learn.text": ["怎样和牌、牌型和所有计分项：", "How to win, the patterns and every scoring item:"],
-  "learn.guide": ["新手引导：打一局练习", "Guided first hand (practice)"],
+  "learn.jiaxing": ["嘉兴台头和玩法", "Jiaxing rules"],
+  "learn.wenling": ["温岭麻将玩法", "Wenling rules"],
   // the pattern hint
   "pattern.label": ["牌型", "Patterns"],
   "pattern.help": ["离每种和牌牌型还差几张牌（嘉兴只有这四种能和）", "How many tiles you are from each winning pattern (Jiaxing wins only with these four)"],

@@ -26,7 +26,7 @@ const STEPS = [
   { id: "discard", anchor: ".hand", after: ["turn"] },
   { id: "claim", anchor: ".actions", after: ["claim", "rob"] },
   { id: "zimo", anchor: ".actions" },
-  { id: "end", anchor: null },
+  { id: "end", anchor: ".rules-button" },
 ];
 
 export function guideState() {
@@ -80,8 +80,8 @@ export function learnCard(app) {
       : null;
     clear(card).append(offer, h("h2", {}, gt("learn.title")), h("p", { class: "muted" }, gt("learn.text")),
       h("div", { class: "buttons" },
-        h("a", { class: "btn", href: "#/rules/jiaxing", dataset: { rules: "jiaxing" } }, gt("rules.tab.jiaxing")),
-        h("a", { class: "btn", href: "#/rules/wenling", dataset: { rules: "wenling" } }, gt("rules.tab.wenling"))));
+        h("a", { class: "btn", href: "#/rules/jiaxing", dataset: { rules: "jiaxing" } }, gt("learn.jiaxing")),
+        h("a", { class: "btn", href: "#/rules/wenling", dataset: { rules: "wenling" } }, gt("learn.wenling"))));
   };
   draw();
   return card;

@@ -242,6 +242,6 @@ export function openRulesPanel(app, table) {
 
 /** The 玩法 button of a table's bar. */
 export function rulesButton(app, table) {
-  return h("button", { type: "button", class: "btn btn-plain rules-button", dataset: { act: "rules" }, "aria-label": gt("rules.button_label"), title: gt("rules.button_label"),
+  return h("button", { type: "button", class: "btn rules-button", dataset: { act: "rules" }, "aria-label": gt("rules.button_label"), title: gt("rules.button_label"),
     onclick: () => openRulesPanel(app, table) }, gt("rules.button"));
 }

@@ -37,6 +37,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("scoring", ("baida.scoring",)),
     ("rulesets", ("baida.rulesets",)),
     ("engine", ("baida.engine",)),
+    ("rulebook", ("baida.rulebook",)),
     ("table", ("baida.table",)),
     ("bots", ("baida.bots",)),
     ("faces", ("baida.tui", "baida.client", "baida.play", "baida.warmup")),

@@ -39,7 +39,9 @@ def faces(text: str) -> list[str]:
 
 def test_waits_of_a_full_flush_and_of_a_hand_without_a_pattern() -> None:
     req = {"ruleset": "jiaxing", "indicator": "9p", "concealed": faces("1234567892345m")}
-    assert hand_waits(req) == {"tiles": 13, "waits": ["2m", "5m"], "wild_wins": True}
+    got = hand_waits(req)
+    assert {k: got[k] for k in ("tiles", "waits", "wild_wins")} == {
+        "tiles": 13, "waits": ["2m", "5m"], "wild_wins": True}
     mixed = {"ruleset": "jiaxing", "indicator": "9p", "concealed": faces("1234567m123p11s9s")}
     assert hand_waits(mixed)["waits"] == []  # 台头和: no 清一色/混一色/全老头/对对和 possible
     wenling = {**mixed, "ruleset": "wenling", "concealed": faces("12345678m123pEE999s")}
@@ -112,6 +114,76 @@ def test_a_wild_in_hand_counts_as_a_wild() -> None:
     concealed = [WILD if f == "5m" else parse_tile(f) for f in req["concealed"]]
     for face in got["waits"]:
         assert _legal_self_draw("jiaxing", "5m", concealed, parse_tile(face))
+
+
+# ------------------------------------------------------------------ the pattern hint
+
+
+def distances(req: dict[str, Any]) -> dict[str, int | None]:
+    return {p["pattern"]: p["distance"] for p in hand_waits(req)["patterns"]}
+
+
+def test_a_jiaxing_answer_says_how_far_the_hand_is_from_each_pattern() -> None:
+    req = {"ruleset": "jiaxing", "indicator": "9p", "concealed": faces("1234567892345m")}
+    got = hand_waits(req)["patterns"]
+    assert [p["name"]["zh"] for p in got] == ["清一色", "混一色", "全老头", "对对和"]
+    assert [p["name"]["en"] for p in got] == [
+        "Full flush", "Half flush", "All honours", "All triplets"]
+    assert distances(req) == {"qingyise": 1, "hunyise": 1, "quanlaotou": 14, "duiduihe": 5}
+    # on one's turn: a complete 清一色 is 0 tiles from it
+    assert distances({**req, "concealed": faces("12345678923455m")})["qingyise"] == 0
+    # a wild fills a gap: 1234 6789m 234m + the wild 5m
+    wild = {**req, "indicator": "5m", "concealed": faces("1234678923445m")[:13]}
+    assert distances(wild)["qingyise"] <= distances({**wild, "indicator": "9p"})["qingyise"]
+    wenling = {**req, "ruleset": "wenling", "concealed": faces("12345678m123pEE999s")}
+    assert "patterns" not in hand_waits(wenling)
+
+
+def test_exposed_melds_rule_patterns_out() -> None:
+    base = {"ruleset": "jiaxing", "indicator": "9p"}
+    pon_red = distances({**base, "concealed": faces("1234567m12p11s"),
+                         "melds": [{"type": "pon", "tiles": ["C", "C", "C"]}]})
+    assert pon_red["qingyise"] is None and pon_red["quanlaotou"] is not None
+    assert pon_red["hunyise"] is not None and pon_red["duiduihe"] is not None
+    chi = distances({**base, "concealed": faces("4567m12p11sEEN"),
+                     "melds": [{"type": "chi", "tiles": ["1m", "2m", "3m"]}]})
+    assert chi["duiduihe"] is None and chi["quanlaotou"] is None
+    assert chi["qingyise"] is not None and chi["hunyise"] is not None
+    two_suits = distances({**base, "concealed": faces("4567m12p11sEE"),
+                           "melds": [{"type": "pon", "tiles": ["1m"] * 3},
+                                     {"type": "pon", "tiles": ["5p"] * 3}]})
+    assert two_suits == {"qingyise": None, "hunyise": None, "quanlaotou": None,
+                         "duiduihe": two_suits["duiduihe"]}
+    assert two_suits["duiduihe"] is not None
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(st.lists(st.integers(0, 8), min_size=9, max_size=13), st.sampled_from("mps"),
+       st.lists(st.sampled_from("ESWNCFP"), max_size=4), st.booleans())
+def test_pattern_distances_agree_with_the_waits(
+    ranks: list[int], suit: str, honours: list[str], own_turn: bool
+) -> None:
+    """A hand one tile short with a winning kind is 1 from some pattern and never nearer; on
+    one's turn, a hand the scorer lets win is 0 from some pattern (the hint's distances are
+    the evaluator's, the waits the scorer's: two ways to the same answer)."""
+    size = 14 if own_turn else 13
+    tiles = [f"{r + 1}{suit}" for r in ranks] + honours
+    tiles = tiles[:size]
+    if len(tiles) < size or any(tiles.count(t) > 4 for t in tiles):
+        return
+    req = {"ruleset": "jiaxing", "indicator": "9p" if suit != "p" else "9s", "concealed": tiles}
+    got = hand_waits(req)
+    nearest = min(p["distance"] for p in got["patterns"] if p["distance"] is not None)
+    if not own_turn:
+        assert nearest >= 1
+        if got["waits"]:  # (a drawn wild is no wait for the evaluator: quads may leave none)
+            assert nearest == 1
+        return
+    concealed = [parse_tile(t) for t in tiles]
+    if _legal_self_draw("jiaxing", req["indicator"], concealed[:-1], concealed[-1]):
+        assert nearest == 0
+    if any(d["waits"] for d in got["discards"]):
+        assert nearest <= 1
 
 
 # ------------------------------------------------------------------ session, replay

@@ -745,12 +745,12 @@ def test_the_focus_order_and_dialogs_that_trap_focus_and_give_it_back(
         order.append(page.evaluate(DESCRIBE))
         if order[-1] == "chat-button":
             break
-    # the top bar, leaving, the claim buttons, the hand (one stop), then the chat
+    # the top bar, the rules (玩法), leaving, the claim buttons, the hand (one stop), the chat
     stops = [x for x in order if x != "top"]
     assert stops[:2] == ["#lang-toggle", "#sound-toggle"], order
-    assert stops[2:6] == ["leave", "act-c", "act-pass", "tile"], order
+    assert stops[2:7] == ["act-rules", "leave", "act-c", "act-pass", "tile"], order
     assert order.count("tile") == 1
-    rest = stops[6:]
+    rest = stops[7:]
     assert rest[-2:] == ["chat-input", "chat-button"], order
     assert rest[:-2] and set(rest[:-2]) == {"phrase"}, order
     assert still_open(page, claim["seq"])  # Tab pressed nothing

@@ -149,6 +149,20 @@ class Ruleset:
         """Settle one well-formed request with this ruleset's scorer (SCORING_API.md)."""
         raise NotImplementedError
 
+    def catalogue(self, options: Options) -> list[dict[str, Any]]:
+        """Every item the scorer can award, by group, as data for people: ids, names in
+        Chinese and English, meaning, value, and what this table's options say
+        (``baida.scoring.catalogue``)."""
+        raise NotImplementedError
+
+    def awardable(self) -> dict[str, tuple[str, ...]]:
+        """The item names the scorer can write, by group, read from its own tables."""
+        raise NotImplementedError
+
+    def catalogue_entries(self) -> dict[str, dict[str, Any]]:
+        """The catalogue's entries by group, keyed by the name the scorer writes."""
+        raise NotImplementedError
+
     def fill_request(self, req: ScoreRequest, obj: dict[str, Any]) -> None:
         """Read this ruleset's fields of a JSON scoring input into ``req``."""
         raise NotImplementedError

@@ -78,3 +78,18 @@ class Jiaxing(Ruleset):
         from ..scoring.jiaxing_request import check_jiaxing_request
 
         check_jiaxing_request(req)
+
+    def catalogue(self, options: Any) -> list[dict[str, Any]]:
+        from ..scoring.catalogue import jiaxing_catalogue
+
+        return jiaxing_catalogue(options)
+
+    def awardable(self) -> dict[str, tuple[str, ...]]:
+        from ..scoring.catalogue import jiaxing_awardable
+
+        return jiaxing_awardable()
+
+    def catalogue_entries(self) -> dict[str, dict[str, Any]]:
+        from ..scoring.catalogue import jiaxing_entries
+
+        return jiaxing_entries()

@@ -66,3 +66,18 @@ class Wenling(Ruleset):
         from ..scoring.wenling_validate import check_wenling_request
 
         check_wenling_request(req)
+
+    def catalogue(self, options: Any) -> list[dict[str, Any]]:
+        from ..scoring.catalogue import wenling_catalogue
+
+        return wenling_catalogue(options)
+
+    def awardable(self) -> dict[str, tuple[str, ...]]:
+        from ..scoring.catalogue import wenling_awardable
+
+        return wenling_awardable()
+
+    def catalogue_entries(self) -> dict[str, dict[str, Any]]:
+        from ..scoring.catalogue import wenling_entries
+
+        return wenling_entries()

@@ -19,6 +19,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ...engine.errors import EngineError
+from ...rulebook import BookError, query_options, rules_page
 from ...rules.options import OptionError
 from ..ops.logs import fields
 from ..store.errors import (
@@ -473,6 +474,19 @@ async def quick_play(request: Request) -> Response:
     return JSONResponse({"table": actor.table_json()}, status_code=201)
 
 
+async def rules(request: Request) -> Response:
+    """``GET /api/rules/{ruleset}``: the 玩法 page's data (``baida.rulebook``), for the
+    table options written in the query (``?santan_threshold=4``; the rest are defaults). Public
+    and the same for everyone, like the phrases."""
+    ruleset = request.path_params["ruleset"]
+    try:
+        return JSONResponse(rules_page(ruleset, query_options(ruleset, request.query_params)))
+    except BookError as exc:
+        return error(404, f"no such ruleset; {exc}")
+    except OptionError as exc:
+        return error(400, str(exc))
+
+
 async def phrases(request: Request) -> Response:
     return JSONResponse({"phrases": {k: {"zh": zh, "en": en} for k, (zh, en) in PHRASES.items()}})
 
@@ -546,6 +560,7 @@ ROUTES = [
     Route("/api/rooms", enter_room, methods=["POST"]),
     Route("/api/quickplay", quick_play, methods=["POST"]),
     Route("/api/phrases", phrases, methods=["GET"]),
+    Route("/api/rules/{ruleset}", rules, methods=["GET"]),
     Route("/healthz", health, methods=["GET"]),
     Route("/metrics", metrics, methods=["GET"]),
 ]

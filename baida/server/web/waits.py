@@ -5,7 +5,9 @@ their face) and answers, for a hand one tile short (3n + 1 tiles), the kinds who
 makes a legal win, and whether a drawn wild would; for a hand of 3n + 2 tiles (one's turn),
 the same for every discard that leaves a waiting hand. A kind counts only if the scorer
 accepts the self-drawn win (shape, 台头和 pattern, fifth copies, a 得 discarded...), so the
-hint never promises a win the table would refuse. Pure: no state, no I/O.
+hint never promises a win the table would refuse. At a Jiaxing table the answer also says how
+far the hand is from each 台头和 pattern (``patterns``: the evaluator's ``pattern_shanten``).
+Pure: no state, no I/O.
 """
 
 from __future__ import annotations
@@ -15,14 +17,22 @@ from typing import Any
 
 from baida import rulesets
 
-from ...evaluator import is_complete
+from ...evaluator import is_complete, pattern_shanten
 from ...hand import Hand, Meld, MeldError, make_meld
 from ...rules.options import OptionError
+from ...scoring.jiaxing_items import PATTERN_ITEMS
 from ...scoring.request import ScoreInputError, ScoreRequest
-from ...tiles import NUM_KINDS, SEAT_WINDS, WILD, TileError, parse_tile, tile_str
+from ...tiles import EAST, NUM_KINDS, SEAT_WINDS, WILD, TileError, parse_tile, tile_str
 
 MAX_CONCEALED = 17  # a Wenling hand on its turn
 MAX_MELDS = 5
+JIAXING_SETS = 4
+HONOUR_FIRST = EAST  # kinds from here on are winds and dragons
+# the 台头和 patterns in the order the hint shows them: the evaluator's id, the scorer's item
+_PATTERN_ITEM = {item.name: item for item in PATTERN_ITEMS}
+PATTERNS = tuple((pattern, _PATTERN_ITEM[name]) for pattern, name in (
+    ("qingyise", "清一色"), ("hunyise", "混一色"), ("quanlaotou", "全老头"),
+    ("duiduihe", "对对和")))
 
 
 class WaitsError(ValueError):
@@ -35,11 +45,13 @@ def hand_waits(request: Any) -> dict[str, Any]:
     discards that leave a waiting hand)."""
     hand = _parse(request)
     size = len(hand.concealed) + 3 * len(hand.melds)
+    if size % 3 == 0:
+        raise WaitsError("concealed: a hand holds 3n + 1 or 3n + 2 tiles with its melds")
+    needed = rulesets.ruleset(hand.ruleset).pattern_needed
+    extra = {"patterns": pattern_distances(hand)} if needed else {}
     if size % 3 == 1:
         waits, wild = _waits(hand, hand.concealed)
-        return {"tiles": len(hand.concealed), "waits": waits, "wild_wins": wild}
-    if size % 3 != 2:
-        raise WaitsError("concealed: a hand holds 3n + 1 or 3n + 2 tiles with its melds")
+        return {"tiles": len(hand.concealed), "waits": waits, "wild_wins": wild, **extra}
     out = []
     for kind in sorted(set(hand.concealed), key=lambda k: (k == WILD, k)):
         rest = list(hand.concealed)
@@ -48,7 +60,36 @@ def hand_waits(request: Any) -> dict[str, Any]:
         if waits or wild:
             face = hand.wild_face if kind == WILD else tile_str(kind)
             out.append({"tile": face, "waits": waits, "wild_wins": wild})
-    return {"tiles": len(hand.concealed), "discards": out}
+    return {"tiles": len(hand.concealed), "discards": out, **extra}
+
+
+def pattern_distances(hand: _Hand) -> list[dict[str, Any]]:
+    """How many tiles a Jiaxing hand is from each 台头和 pattern: ``pattern_shanten`` + 1, so 0
+    is a complete hand, 1 a ready one; ``None`` for a pattern its exposed melds already rule
+    out (a second suit, an honour meld for 清一色, a suit meld for 全老头, a 吃 for 对对和)."""
+    sets = JIAXING_SETS - len(hand.melds)
+    if sets < 0:
+        return []
+    counts = [0] * NUM_KINDS
+    wilds = 0
+    for kind in hand.concealed:
+        if kind == WILD:
+            wilds += 1
+        elif kind < NUM_KINDS:
+            counts[kind] += 1
+    suits = {m.tiles[0] // 9 for m in hand.melds if m.tiles[0] < HONOUR_FIRST}
+    honours = any(m.tiles[0] >= HONOUR_FIRST for m in hand.melds)
+    suit = next(iter(suits)) if len(suits) == 1 else None
+    open_ = {
+        "qingyise": len(suits) <= 1 and not honours,
+        "hunyise": len(suits) <= 1,
+        "quanlaotou": not suits,
+        "duiduihe": not any(m.is_chi for m in hand.melds),
+    }
+    return [{"pattern": pattern, "name": {"zh": item.name, "en": item.english},
+             "distance": pattern_shanten(counts, wilds, sets, pattern, suit) + 1
+             if open_[pattern] else None}
+            for pattern, item in PATTERNS]
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,10 +4,12 @@
 import { get, post, setCsrf } from "./api.js";
 import { closeAll } from "./dialogs.js";
 import { clear, h, toast } from "./dom.js";
+import { installGuide } from "./guide.js";
 import { lang, onLangChange, setLang, t } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
 import { mountMe } from "./me.js";
 import { mountReplay } from "./replay.js";
+import { mountRules } from "./rules-page.js";
 import { isMuted, play, setMuted } from "./sound.js";
 import { mountTable } from "./table.js";
 import { installSprite } from "./tiles.js";
@@ -93,6 +95,8 @@ function route() {
     unmount = mountReplay(main, app, Number(parts[1]));
   } else if (parts[0] === "me") {
     unmount = mountMe(main, app);
+  } else if (parts[0] === "rules") {
+    unmount = mountRules(main, app, parts[1]);
   } else {
     unmount = mountLobby(main, app);
   }
@@ -109,6 +113,7 @@ async function boot() {
   }
   topBar();
   window.addEventListener("hashchange", route);
+  installGuide();
   onLangChange(() => { topBar(); if (!document.body.dataset.screen?.startsWith("table") && !document.body.dataset.screen?.startsWith("hand")) route(); });
   route();
   document.body.dataset.ready = "1";

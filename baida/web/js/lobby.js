@@ -4,6 +4,7 @@
 
 import { ApiError, get, post } from "./api.js";
 import { clear, h, toast } from "./dom.js";
+import { learnCard } from "./guide.js";
 import { t } from "./i18n.js";
 import { lobbyBadges } from "./table.js";
 import { badge } from "./widgets.js";
@@ -193,7 +194,7 @@ export function mountLobby(main, app) {
     }
   };
   clear(main).append(h("div", { class: "lobby" },
-    h("div", { class: "lobby-side" }, signInCard(app), quickCard(app), roomCard(app), createCard(app)),
+    h("div", { class: "lobby-side" }, signInCard(app), learnCard(app), quickCard(app), roomCard(app), createCard(app)),
     h("section", { class: "card tables-card" },
       h("div", { class: "tables-head" }, h("h2", {}, t("lobby.tables")), online,
         h("button", { type: "button", class: "btn btn-small", onclick: load }, t("lobby.refresh"))),

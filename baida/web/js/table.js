@@ -10,6 +10,8 @@ import { sortFaces } from "./faces.js";
 import {
   itemName, lang, onLangChange, pairNames, seatName, t, tileLabel, tileName, tileShort, wildWord,
 } from "./i18n.js";
+import { patternHintEl } from "./pattern-hint.js";
+import { rulesButton } from "./rules-page.js";
 import { settlementEl, standingsEl } from "./settlement.js";
 import { play } from "./sound.js";
 import { TableSocket } from "./socket.js";
@@ -723,7 +725,7 @@ export function mountTable(main, app, tableId, { autoplay = false } = {}) {
     if (s.seat === null) info.push(badge(t("table.spectating"), "watch"));
     if (s.view && s.view.commitment) info.push(h("span", { class: "info commitment", title: s.view.commitment }, `${t("table.commitment")} ${s.view.commitment.slice(0, 8)}…`));
     const leave = h("button", { type: "button", class: "btn btn-plain", onclick: leaveTable }, t("table.leave"));
-    return h("div", { class: "table-bar" }, h("div", { class: "table-info" }, info), leave);
+    return h("div", { class: "table-bar" }, h("div", { class: "table-info" }, info), rulesButton(app, tbl), leave);
   }
 
   function stoppedEl() {
@@ -768,6 +770,8 @@ export function mountTable(main, app, tableId, { autoplay = false } = {}) {
     }
     area.append(actionsEl());
     area.append(handEl());
+    const patterns = patternHintEl(currentWaits(), view.ruleset);
+    if (patterns) area.append(patterns);
     const hint = hintEl(focusedFace());
     if (hint) area.append(hint);
     return area;

@@ -1,0 +1,235 @@
+// The first-hand guide. A first-time visitor finds an offer in the lobby; taking it opens a
+// practice table (quick play: Jiaxing for points against three bots, the 听牌 and pattern
+// hints on, no 银子) and a few short steps walk through the first hand in a bubble over the
+// board: the hand, what wins in Jiaxing, the pattern hint, discarding, claims and their
+// countdown, 自摸. The bubble is not a dialog: it never takes the focus or the keys, never
+// covers the own hand and its buttons, and every step has 跳过. The answer (taken, skipped,
+// finished) is kept in localStorage ("baida.guide"), so the offer is made once; the 玩法 page
+// starts the guide again. The guide reads the table as the page shows it
+// (``window.baidaTable.state`` and the drawn elements) and changes nothing there.
+
+import { post } from "./api.js";
+import { clear, h, toast } from "./dom.js";
+import { gt } from "./guide-i18n.js";
+import { onLangChange } from "./i18n.js";
+
+const KEY = "baida.guide";
+const TOUCH = "(hover: none) and (pointer: coarse)";
+const MINE = [".my-area", ".mine-slot", ".hand"];  // the own area: the bubble stays above it
+
+/** Each step: what it points at, and when it may show (the default: once the hand is dealt).
+ * ``after``: the kind of prompt whose answer moves on by itself (the step's lesson done). */
+const STEPS = [
+  { id: "hand", anchor: ".hand" },
+  { id: "pattern", anchor: ".hand" },
+  { id: "hint", anchor: ".pattern-hint", needs: ".pattern-hint" },
+  { id: "discard", anchor: ".hand", after: ["turn"] },
+  { id: "claim", anchor: ".actions", after: ["claim", "rob"] },
+  { id: "zimo", anchor: ".actions" },
+  { id: "end", anchor: ".rules-button" },
+];
+
+export function guideState() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(KEY) || "null");
+    return saved && typeof saved === "object" ? saved : null;
+  } catch {
+    return null;
+  }
+}
+
+function save(state) {
+  try { localStorage.setItem(KEY, JSON.stringify(state)); } catch { /* not remembered */ }
+}
+
+/** Nobody has answered the offer on this browser yet. */
+export function firstVisit() {
+  return guideState() === null;
+}
+
+/** Start the guide: at the Jiaxing table ``tableId`` where the player sits, or at a new
+ * practice table (signing in as a guest first when needed). */
+export async function startGuide(app, { tableId = null } = {}) {
+  if (tableId !== null) {
+    save({ status: "running", table: tableId, step: 0 });
+    sync();
+    return;
+  }
+  try {
+    if (!app.me) await app.signIn("/api/guest");
+    const { table } = await post("/api/quickplay", { ruleset: "jiaxing" });
+    save({ status: "running", table: table.id, step: 0 });
+    location.hash = `#/table/${table.id}?auto=1`;
+    sync();
+  } catch (err) {
+    toast(err.message, "error");
+  }
+}
+
+/** The lobby's card: the 玩法 pages of both rulesets, and for a first-time visitor the offer
+ * of a guided first hand. */
+export function learnCard(app) {
+  const card = h("section", { class: "card learn" });
+  const draw = () => {
+    const offer = firstVisit()
+      ? h("div", { class: "guide-offer", role: "region", "aria-label": gt("guide.label") },
+        h("h2", {}, gt("guide.offer_title")), h("p", {}, gt("guide.offer_text")),
+        h("div", { class: "buttons" },
+          h("button", { type: "button", class: "btn btn-primary", dataset: { act: "guide-start" }, onclick: () => startGuide(app) }, gt("guide.offer_start")),
+          h("button", { type: "button", class: "btn btn-plain", dataset: { act: "guide-decline" }, onclick: () => { save({ status: "declined" }); draw(); } }, gt("guide.offer_skip"))))
+      : null;
+    clear(card).append(offer, h("h2", {}, gt("learn.title")), h("p", { class: "muted" }, gt("learn.text")),
+      h("div", { class: "buttons" },
+        h("a", { class: "btn", href: "#/rules/jiaxing", dataset: { rules: "jiaxing" } }, gt("learn.jiaxing")),
+        h("a", { class: "btn", href: "#/rules/wenling", dataset: { rules: "wenling" } }, gt("learn.wenling"))));
+  };
+  draw();
+  return card;
+}
+
+// ------------------------------------------------------------------ the bubble at the table
+
+let live = null;  // {table, observer, bubble, frame} while the guide runs at its table
+
+function tableOfRoute() {
+  const m = /^#\/table\/(\d+)/.exec(location.hash);
+  return m ? Number(m[1]) : null;
+}
+
+function sync() {
+  const state = guideState();
+  const here = tableOfRoute();
+  if (state && state.status === "running" && here !== null && here === state.table) attach(state.table);
+  else detach();
+}
+
+function attach(table) {
+  if (live && live.table === table) {
+    schedule();
+    return;
+  }
+  detach();
+  const bubble = h("div", { class: "guide-bubble", role: "region", "aria-label": gt("guide.label"), hidden: true });
+  document.body.append(bubble);
+  const observer = new MutationObserver(schedule);
+  observer.observe(document.getElementById("main"), { childList: true, subtree: true });
+  live = { table, observer, bubble, frame: 0 };
+  schedule();
+}
+
+function detach() {
+  if (!live) return;
+  live.observer.disconnect();
+  cancelAnimationFrame(live.frame);
+  live.bubble.remove();
+  for (const el of document.querySelectorAll(".guide-focus")) el.classList.remove("guide-focus");
+  live = null;
+}
+
+function schedule() {
+  if (!live || live.frame) return;
+  live.frame = requestAnimationFrame(() => {
+    if (!live) return;
+    live.frame = 0;
+    update();
+  });
+}
+
+function setStep(step) {
+  const state = guideState() || {};
+  if (step >= STEPS.length) {
+    save({ status: "done" });
+    detach();
+    return;
+  }
+  save({ ...state, status: "running", step });
+  schedule();
+}
+
+function stop() {
+  save({ status: "skipped" });
+  detach();
+}
+
+/** Move on by itself once the player has answered a prompt of the step's kind (a discard, a
+ * claim or a pass): an answer, not a timeout, which leaves no ``answered`` mark. */
+function autoAdvance(step, index, s) {
+  if (!step.after || !s.prompt) return false;
+  const p = s.prompt;
+  if (!step.after.includes(p.kind)) return false;
+  if (p.answered) {
+    setStep(index + 1);
+    return true;
+  }
+  return false;
+}
+
+function update() {
+  const state = guideState();
+  if (!live || !state || state.status !== "running") {
+    detach();
+    return;
+  }
+  const s = window.baidaTable && window.baidaTable.state;
+  const index = Math.max(0, Math.min(STEPS.length - 1, Number(state.step) || 0));
+  const step = STEPS[index];
+  const dealt = Boolean(s && s.view && s.seat !== null && s.view.phase !== "ended" && document.querySelector(".hand"));
+  for (const el of document.querySelectorAll(".guide-focus")) el.classList.remove("guide-focus");
+  if (!dealt || (step.needs && !document.querySelector(step.needs))) {
+    live.bubble.hidden = true;
+    return;
+  }
+  if (autoAdvance(step, index, s)) return;
+  const anchor = step.anchor ? document.querySelector(step.anchor) : null;
+  if (anchor) anchor.classList.add("guide-focus");
+  draw(step, index, s);
+  place();
+}
+
+function stepText(step, s) {
+  if (step.id === "discard") return gt(window.matchMedia(TOUCH).matches ? "guide.discard.touch" : "guide.discard.mouse");
+  if (step.id === "claim") {
+    const claim = s.table && s.table.timing ? s.table.timing.claim : null;
+    return gt("guide.claim.text", { n: claim ? Math.round(claim) : 5 });
+  }
+  return gt(`guide.${step.id}.text`);
+}
+
+function draw(step, index, s) {
+  const last = index === STEPS.length - 1;
+  const key = JSON.stringify([step.id, stepText(step, s), document.documentElement.lang]);
+  const bubble = live.bubble;
+  bubble.hidden = false;
+  if (bubble.dataset.key === key) return;
+  bubble.dataset.key = key;
+  bubble.dataset.step = step.id;
+  const next = last
+    ? h("button", { type: "button", class: "btn btn-small btn-primary", dataset: { act: "guide-finish" }, onclick: () => setStep(STEPS.length) }, gt("guide.finish"))
+    : h("button", { type: "button", class: "btn btn-small btn-primary", dataset: { act: "guide-next" }, onclick: () => setStep(index + 1) }, gt("guide.next"));
+  const skip = last ? null : h("button", { type: "button", class: "btn btn-small btn-plain", dataset: { act: "guide-skip" }, onclick: stop }, gt("guide.skip"));
+  clear(bubble).append(
+    h("p", { class: "guide-title" }, h("strong", {}, gt(`guide.${step.id}.title`)), " ",
+      h("span", { class: "guide-count" }, gt("guide.count", { i: index + 1, n: STEPS.length }))),
+    h("p", { class: "guide-text" }, stepText(step, s)),
+    h("div", { class: "guide-buttons" }, skip, next));
+}
+
+/** Above the own area (hand, buttons, hints), never over it; at the top when there is no room. */
+function place() {
+  const bubble = live.bubble;
+  const mine = MINE.map((sel) => document.querySelector(sel)).find(Boolean);
+  const height = bubble.offsetHeight;
+  const limit = mine ? mine.getBoundingClientRect().top : window.innerHeight;
+  bubble.style.top = `${Math.max(4, Math.round(limit - height - 8))}px`;
+}
+
+/** Follow the address and the language (once, at the page's start). */
+export function installGuide() {
+  window.addEventListener("hashchange", sync);
+  window.addEventListener("resize", schedule);
+  onLangChange(() => {
+    if (live) live.bubble.dataset.key = "";
+    schedule();
+  });
+  sync();
+}

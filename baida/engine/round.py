@@ -262,6 +262,14 @@ class Round:
     def _liable_for(self, winner: int, win_by: str, from_seat: int | None) -> int | None:
         return None
 
+    def _transfers(
+        self, seat: int, win_by: str, tile: int | None, from_seat: int | None,
+        verdict: dict[str, Any],
+    ) -> list[dict[str, Any]] | None:
+        """Who pays whom, pair by pair, where the ruleset settles between every pair
+        (Wenling); None where each payer pays the winner only."""
+        return None
+
     def _explain_rule(self, action: Action) -> str | None:
         """A table-level refusal that holds in every phase (e.g. 'this table forbids 吃')."""
         return None

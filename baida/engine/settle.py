@@ -74,6 +74,7 @@ def score(
 def finish_win(rnd: Round, seat: int, win_by: str, tile: int | None, from_seat: int | None) -> None:
     """``seat`` wins: the ``win`` event, the payments by seat, and the end of the hand."""
     verdict = rnd._score(seat, win_by, tile, from_seat)
+    transfers = rnd._transfers(seat, win_by, tile, from_seat, verdict)
     if win_by in ("discard", "rob_kong"):
         assert tile is not None
         rnd._add(seat, tile)  # the claimed or robbed tile joins the winning hand
@@ -100,6 +101,7 @@ def finish_win(rnd: Round, seat: int, win_by: str, tile: int | None, from_seat: 
             payments=payments,
             score=verdict,
             carry_pool_after=carry_after,
+            transfers=transfers,
         ),
     )
 

@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 from web_support import (
+    SANTAN,
+    ConsoleWatch,
     Scenario,
     Web,
     answered,
@@ -18,7 +20,8 @@ from web_support import (
     install_scenario,
     mo_qie,
     quick_play,
-    scripted_wall,
+    santan_policy,
+    script_hand,
     shot,
     wait_prompt,
 )
@@ -158,33 +161,12 @@ def play_checking(page: Any, name: str, *, claims: int = 2, timeout: float = 240
     return seen
 
 
-# 对家 (seat 2) 碰s 下家's discards twice (the warning) and a third time (三摊: 对家 and 下家
-# liable for each other); the own seat is asked to 坚持 or 放弃.
-SANTAN = dict(
-    hands=["123456m123456sE", "123456p789s789mS", "778899p2m3sWFPE9s", "123456p789s789mE"],
-    draws="7p1s2s8p3s4s9p", indicator="N", extra="C",
-)
-
-
-def _santan_policy(view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
-    if view["seat"] == 2:
-        for action in legal:
-            if action["type"] == "pon":
-                return action
-        discards = [a for a in legal if a["type"] == "discard"]
-        if discards and not any(a["type"] == "pass" for a in legal):
-            return discards[-1]
-    return mo_qie(view, legal)
-
-
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 def test_a_jiaxing_hand_to_santan_and_chengbao_fits_the_window(
     web: Web, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
 ) -> None:
-    wall = scripted_wall("jiaxing", SANTAN["hands"], draws=SANTAN["draws"],
-                         indicator=SANTAN["indicator"], extra=SANTAN["extra"])
-    install_scenario(web.hall, monkeypatch, Scenario(
-        config={"hands": 1, "options": {"allow_chi": False}}, wall=wall, policy=_santan_policy))
+    script_hand(web.hall, monkeypatch, "jiaxing", SANTAN, {"options": {"allow_chi": False}},
+                santan_policy)
     width, height = size
     page = web.page({"width": width, "height": height})
     enter_as_guest(page, web.hall.base)
@@ -223,16 +205,11 @@ TENPAI = dict(  # discarding E leaves 111 234 567 88 99m: waiting on 8m and 9m (
 def test_on_a_touch_screen_one_tap_lifts_a_tile_and_a_second_tap_discards_it(
     web: Web, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    wall = scripted_wall("jiaxing", TENPAI["hands"], indicator=TENPAI["indicator"],
-                         extra=TENPAI["extra"])
-    install_scenario(web.hall, monkeypatch,
-                     Scenario(config={"hands": 1}, wall=wall, policy=mo_qie))
+    script_hand(web.hall, monkeypatch, "jiaxing", TENPAI)
     context = web.browser.new_context(viewport=PHONE_TOUCH, locale="zh-CN", has_touch=True,
                                       is_mobile=True, device_scale_factor=2)
     web.contexts.append(context)
     page = context.new_page()
-    from web_support import ConsoleWatch
-
     web.watches.append(ConsoleWatch(page))
     page.goto(web.hall.base + "/")  # everything by touch, as on a phone
     page.wait_for_selector("body[data-ready='1']")
@@ -282,9 +259,7 @@ WENLING_PAIRS = dict(
 def test_a_wenling_settlement_shows_every_pairs_payment(
     web: Web, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    wall = scripted_wall("wenling", WENLING_PAIRS["hands"], indicator=WENLING_PAIRS["indicator"],
-                         extra=WENLING_PAIRS["extra"])
-    install_scenario(web.hall, monkeypatch, Scenario(config={"hands": 1}, wall=wall, policy=mo_qie))
+    script_hand(web.hall, monkeypatch, "wenling", WENLING_PAIRS)
     page = web.page()
     enter_as_guest(page, web.hall.base)
     quick_play(page, "wenling")

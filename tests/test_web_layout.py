@@ -193,6 +193,31 @@ def test_a_wenling_hand_full_of_claims_fits_the_window(
     assert sum(melds) >= 4, melds
 
 
+HAND_TILE = "document.querySelector('.hand .tile-btn').getBoundingClientRect().width"
+
+
+@pytest.mark.parametrize("ruleset", ["jiaxing", "wenling"])
+def test_a_landscape_phones_hand_tiles_are_as_large_as_a_desktops(
+    web: Web, monkeypatch: pytest.MonkeyPatch, ruleset: str
+) -> None:
+    """740×375 (a phone held sideways) against 1280×800, with the longest hand (14 tiles in
+    Jiaxing, 17 in Wenling: the dealer's first turn)."""
+    install_scenario(web.hall, monkeypatch, Scenario(config={"hands": 1}, policy=mo_qie))
+    page = web.page({"width": 1280, "height": 800})
+    enter_as_guest(page, web.hall.base)
+    quick_play(page, ruleset)
+    assert wait_prompt(page)["kind"] == "turn"
+    count = page.locator(".hand .tile-btn").count()
+    assert count == {"jiaxing": 14, "wenling": 17}[ruleset]
+    desktop = page.evaluate(HAND_TILE)
+    page.set_viewport_size({"width": 740, "height": 375})
+    # two frames: the resize observed, the hand redrawn
+    phone = page.evaluate(f"""() => new Promise(done => requestAnimationFrame(() =>
+      requestAnimationFrame(() => done({HAND_TILE}))))""")
+    assert phone >= desktop, (phone, desktop)
+    fits(page, f"{ruleset} at 740x375, the first turn")
+
+
 # ------------------------------------------------------------------ a touch screen
 
 PHONE_TOUCH = {"width": 375, "height": 740}

@@ -401,3 +401,41 @@ def test_on_the_last_discard_only_a_win_is_offered_and_the_refusal_says_so() -> 
     assert snapshot(rnd) == before
     act(rnd, "win", waiter)
     assert rnd.result.winner == waiter and rnd.result.win_by == "discard"
+
+
+def test_a_won_hand_says_who_paid_whom_and_its_record_does_not_store_it():
+    """Wenling wins carry ``transfers``: per pair, adding up to every seat's payment; the
+    record's settlement (what a replay must reproduce) is unchanged by them."""
+    from baida.bots.policy import make_bot
+    from baida.engine.records import read_record
+
+    checked = 0
+    for seed in range(1, 40):
+        rnd = Round.from_seed("wenling", seed.to_bytes(32, "big"))
+        bots = [make_bot("efficient", seed=seed * 4 + s) for s in range(4)]
+        while not rnd.ended:
+            seat = rnd.to_act[0]
+            legal = [a.to_json() for a in rnd.legal_actions(seat)]
+            rnd.apply(bots[seat].choose(rnd.view(seat).to_json(), legal))
+        result = rnd.result
+        assert result is not None
+        if result.outcome != "win":
+            assert result.transfers is None
+            continue
+        net = [0, 0, 0, 0]
+        for t in result.transfers:
+            assert t["amount"] == (t["high"] - t["low"]) // 10 > 0
+            net[t["payer"]] -= t["amount"]
+            net[t["payee"]] += t["amount"]
+        assert net == result.payments
+        assert result.to_json()["transfers"] == result.transfers
+        record = rnd.record()
+        assert "transfers" not in record["settlement"]
+        replayed, actions, _ = read_record(record)
+        for action in actions:
+            replayed.apply(action)
+        assert replayed.result.to_json() == result.to_json()
+        checked += 1
+        if checked >= 3:
+            break
+    assert checked >= 3

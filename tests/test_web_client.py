@@ -14,6 +14,7 @@ import pytest
 from web_support import (
     DESKTOP,
     PHONE,
+    SANTAN,
     LiveHall,
     Scenario,
     Web,
@@ -24,6 +25,8 @@ from web_support import (
     mo_qie,
     play_until_settlement,
     quick_play,
+    santan_policy,
+    script_hand,
     scripted_wall,
     settlement_drawn,
     shot,
@@ -340,29 +343,9 @@ def test_claim_buttons_countdown_and_the_chi_choice(
     page.wait_for_function("window.baidaTable.state.view.players[0].discards.length === 2")
 
 
-SANTAN = dict(
-    hands=["123456m123456sE", "123456p789s789mS", "778899p2m3sWFPE9s", "123456p789s789mE"],
-    draws="7p1s2s8p3s4s9p", indicator="N", extra="C",
-)
-
-
-def _santan_policy(view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
-    """对家 (seat 2) 碰s whatever it can and discards its highest tile; the others never claim."""
-    if view["seat"] == 2:
-        for action in legal:
-            if action["type"] == "pon":
-                return action
-        discards = [a for a in legal if a["type"] == "discard"]
-        if discards and not any(a["type"] == "pass" for a in legal):
-            return discards[-1]
-    return mo_qie(view, legal)
-
-
 def test_the_santan_warning_and_dialog(web: Web, monkeypatch: pytest.MonkeyPatch) -> None:
-    wall = scripted_wall("jiaxing", SANTAN["hands"], draws=SANTAN["draws"],
-                         indicator=SANTAN["indicator"], extra=SANTAN["extra"])
-    install_scenario(web.hall, monkeypatch, Scenario(
-        config={"hands": 1, "options": {"allow_chi": False}}, wall=wall, policy=_santan_policy))
+    script_hand(web.hall, monkeypatch, "jiaxing", SANTAN, {"options": {"allow_chi": False}},
+                santan_policy)
     page = web.page()
     enter_as_guest(page, web.hall.base)
     quick_play(page, "jiaxing")

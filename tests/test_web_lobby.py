@@ -61,8 +61,10 @@ def test_register_sign_in_create_a_table_take_a_seat_and_see_the_silver_history(
     create.get_by_role("button", name="创建").click()
     page.wait_for_selector(".waiting")
     table_id = page.evaluate("window.baidaTable.state.table.id")
-    badges = page.locator(".table-bar .badge").all_inner_texts()
+    page.locator("[data-act='table-info']").click()  # the table's particulars, in one place
+    badges = page.locator(".modal.info .badge").all_inner_texts()
     assert {"嘉兴", "不吃", "抓铳", "银子", "底 2", "2局"} <= set(badges), badges
+    page.keyboard.press("Escape")
     config = web.hall.call(lambda: web.hall.runtime.hall.get(table_id).config)
     assert (config.options["allow_chi"], config.options["allow_discard_win"]) == (False, True)
     assert (config.stakes, config.base, config.fee, config.hands) == ("silver", 2, 1, 2)

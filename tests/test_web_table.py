@@ -716,7 +716,7 @@ DESCRIBE = """() => {
   if (e.dataset.phrase) return 'phrase';
   if (e.id) return '#' + e.id;
   if (e.closest('.chat-form')) return 'chat-' + e.tagName.toLowerCase();
-  if (e.closest('.table-bar')) return 'leave';
+  if (e.classList.contains('table-leave')) return 'leave';
   if (e.closest('.topbar')) return 'top';
   return e.tagName.toLowerCase() + '.' + e.className;
 }"""
@@ -745,17 +745,18 @@ def test_the_focus_order_and_dialogs_that_trap_focus_and_give_it_back(
         order.append(page.evaluate(DESCRIBE))
         if order[-1] == "chat-button":
             break
-    # the top bar, the rules (玩法), leaving, the claim buttons, the hand (one stop), the chat
+    # the top bar (the table's information, language, sound, the rules (玩法), leaving), the
+    # claim buttons, the hand (one stop), then the chat
     stops = [x for x in order if x != "top"]
-    assert stops[:2] == ["#lang-toggle", "#sound-toggle"], order
-    assert stops[2:7] == ["act-rules", "leave", "act-c", "act-pass", "tile"], order
+    assert stops[:3] == ["act-table-info", "#lang-toggle", "#sound-toggle"], order
+    assert stops[3:8] == ["act-rules", "leave", "act-c", "act-pass", "tile"], order
     assert order.count("tile") == 1
-    rest = stops[7:]
+    rest = stops[8:]
     assert rest[-2:] == ["chat-input", "chat-button"], order
     assert rest[:-2] and set(rest[:-2]) == {"phrase"}, order
     assert still_open(page, claim["seq"])  # Tab pressed nothing
     # a dialog keeps the focus inside and gives it back where it was
-    leave = page.locator(".table-bar .btn-plain")
+    leave = page.locator(".table-leave")
     leave.focus()
     page.keyboard.press("Enter")
     page.locator(".modal").wait_for()
@@ -765,7 +766,7 @@ def test_the_focus_order_and_dialogs_that_trap_focus_and_give_it_back(
     page.keyboard.press("Escape")
     assert page.locator(".modal").count() == 0
     assert page.evaluate(
-        "document.activeElement === document.querySelector('.table-bar .btn-plain')")
+        "document.activeElement === document.querySelector('.table-leave')")
     assert still_open(page, claim["seq"])
 
 
@@ -933,7 +934,7 @@ def test_a_whole_match_to_the_final_standings_and_play_again(
     play_until_settlement(page, timeout=240.0)
     settlement.locator(".standings").wait_for(timeout=30000)
     assert "最终排名" in settlement.inner_text()
-    shown = settlement.locator(".standings li").all_inner_texts()
+    shown = settlement.locator(".standings tbody tr").all_inner_texts()
     totals = page.evaluate("window.baidaTable.state.match.totals")
     assert len(shown) == 4 and sum(totals) == 0
     # the player's own total is what the hall stored for the match's two hands
@@ -944,8 +945,10 @@ def test_a_whole_match_to_the_final_standings_and_play_again(
     total = sum(h["payment"] for h in mine)
     seat = page.evaluate("window.baidaTable.state.seat")
     assert totals[seat] == total
-    me = settlement.locator(".standings li.me").inner_text()
-    assert me.endswith(f"{total:+d}" if total else "0"), (me, totals)
+    me = settlement.locator(".standings tr.me").inner_text()
+    assert me.split()[-1] == (f"{total:+d}" if total else "0"), (me, totals)
+    ranks = settlement.locator(".standings tbody .rank").all_inner_texts()
+    assert ranks[0] == "1" and ranks == sorted(ranks), ranks  # a table: rank, player, total
     shot(page, f"match-over-zh-{DESKTOP['width']}")
     last_hand = page.evaluate("window.baidaTable.state.handId")
     settlement.locator("[data-act='again']").click()  # 再来一场: ready for the next match

@@ -7,13 +7,15 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_wenling_bruteforce import ref_payments
 
 from baida.hand import Hand, parse_meld
 from baida.rules.options import wenling_options
 from baida.rules.wenling_tiles import wenling_tiles
 from baida.rulesets import score_json
+from baida.scoring.request import ScoreRequest
 from baida.scoring.wenling_others import nonwinner_score
-from baida.scoring.wenling_settle import settle
+from baida.scoring.wenling_settle import Transfer, settle, transfers
 from baida.tiles import parse_tile, parse_tiles
 
 WINNER_HAND = {"concealed": "123m456m234p678s34sNN", "melds": [], "flowers": []}
@@ -199,3 +201,54 @@ def test_settle_liable_equal_others(liable):
     totals[liable] = 0
     net = settle(0, totals, liable)
     assert net[0] == 30 and net[liable] == -30 - 6
+
+
+# --- who pays whom -------------------------------------------------------------------------------
+
+
+def test_transfers_of_the_normal_settlement():
+    """The worked example above, pair by pair: each pays the winner 9; S pays W 2, N pays W
+    4, N pays S 2."""
+    got = transfers(0, {0: 90, 1: 40, 2: 60, 3: 20})
+    assert got == [
+        Transfer(1, 0, 9, "win", 90, 0), Transfer(2, 0, 9, "win", 90, 0),
+        Transfer(3, 0, 9, "win", 90, 0),
+        Transfer(1, 2, 2, "difference", 60, 40), Transfer(3, 1, 2, "difference", 40, 20),
+        Transfer(3, 2, 4, "difference", 60, 20),
+    ]
+
+
+def test_transfers_under_baosanjia_name_whom_the_liable_player_pays_for():
+    got = transfers(0, {0: 100, 1: 0, 2: 50, 3: 20}, liable=1)
+    assert Transfer(1, 0, 10, "win", 100, 0, behalf=2) in got
+    assert Transfer(1, 0, 10, "win", 100, 0, behalf=None) in got  # its own share
+    assert Transfer(1, 2, 5, "difference", 50, 0) in got  # what 2 gets from a 0 total
+    assert Transfer(1, 2, 3, "difference", 50, 20, behalf=3) in got  # 3 pays 2: 1 pays it
+    assert all(t.payer == 1 for t in got)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 3), st.lists(TOTAL, min_size=4, max_size=4), st.integers(0, 4),
+       st.integers(0, 3))
+def test_transfers_add_up_to_the_payments_of_the_reference(winner, values, liable_pick, sole):
+    """Each transfer is (high − low) // 10 of two totals, and a seat's transfers add up to
+    its payment as the rule document's reference computes it (tests/test_wenling_bruteforce)."""
+    totals = dict(enumerate(values))
+    losers = [s for s in range(4) if s != winner]
+    liable = losers[liable_pick] if liable_pick < 3 else None
+    if liable is not None:
+        totals[liable] = 0
+    robbed = liable is None and sole != winner
+    req = ScoreRequest(
+        ruleset="wenling", options=wenling_options({"rob_payment": "robbed" if robbed else "all"}),
+        indicator=0, winner=winner, hand=Hand(), win_tile=0,
+        win_by="rob_kong" if robbed else "self_draw", from_seat=sole if robbed else None,
+        liable=liable)
+    got = transfers(winner, totals, liable, sole if robbed else None)
+    net = dict.fromkeys(range(4), 0)
+    for t in got:
+        assert t.payer != t.payee and t.amount == (t.high - t.low) // 10 > 0
+        assert (t.kind == "win") == (t.payee == winner)
+        net[t.payer] -= t.amount
+        net[t.payee] += t.amount
+    assert net == ref_payments(req, totals)

@@ -222,6 +222,39 @@ def mo_qie(view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
     return discards[0] if discards else legal[0]
 
 
+def script_hand(hall: LiveHall, monkeypatch: pytest.MonkeyPatch, ruleset: str,
+                spec: dict[str, Any], config: dict[str, Any] | None = None,
+                policy: Callable[[dict[str, Any], list[dict[str, Any]]], dict[str, Any]] = mo_qie,
+                ) -> None:
+    """The next quick-play table's first hand is dealt from ``spec`` (the keywords of
+    ``scripted_wall``), its bots playing ``policy``."""
+    wall = scripted_wall(ruleset, spec["hands"], draws=spec.get("draws", ""),
+                         indicator=spec["indicator"], extra=spec["extra"])
+    install_scenario(hall, monkeypatch, Scenario(config={"hands": 1, **(config or {})},
+                                                 wall=wall, policy=policy))
+
+
+# 对家 (seat 2) 碰s 下家's discards twice (a 三摊 warning) and a third time (三摊: 对家 and 下家
+# liable for each other, a 承包 pair); the own seat is asked to 坚持 or 放弃. With
+# ``santan_policy`` and no 吃 at the table.
+SANTAN = dict(
+    hands=["123456m123456sE", "123456p789s789mS", "778899p2m3sWFPE9s", "123456p789s789mE"],
+    draws="7p1s2s8p3s4s9p", indicator="N", extra="C",
+)
+
+
+def santan_policy(view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """对家 (seat 2) 碰s whatever it can and discards its highest tile; the others never claim."""
+    if view["seat"] == 2:
+        for action in legal:
+            if action["type"] == "pon":
+                return action
+        discards = [a for a in legal if a["type"] == "discard"]
+        if discards and not any(a["type"] == "pass" for a in legal):
+            return discards[-1]
+    return mo_qie(view, legal)
+
+
 # ------------------------------------------------------------------ the page
 
 

@@ -23,6 +23,9 @@ class HandResult:
     carry_pool_after: int | None
     hands: list[dict[str, Any]] = field(default_factory=list)
     seed: str | None = None
+    # Wenling: who paid whom (engine.md "HandResult"); derived from ``score``, so not stored
+    # in a record's settlement
+    transfers: list[dict[str, Any]] | None = None
 
     def settlement(self) -> dict[str, Any]:
         """The part a record stores and a replay must reproduce."""
@@ -42,6 +45,8 @@ class HandResult:
         out = self.settlement()
         out["hands"] = self.hands
         out["seed"] = self.seed
+        if self.transfers is not None:  # only where the ruleset settles pair by pair
+            out["transfers"] = self.transfers
         return out
 
     @classmethod
@@ -59,4 +64,5 @@ class HandResult:
             carry_pool_after=obj.get("carry_pool_after"),
             hands=list(obj.get("hands", [])),
             seed=obj.get("seed"),
+            transfers=obj.get("transfers"),
         )

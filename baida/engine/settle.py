@@ -72,6 +72,7 @@ def finish_win(
 ) -> None:
     """``seat`` wins: the ``win`` event, the payments by seat, and the end of the hand."""
     verdict = score(rnd, seat, win_by, tile, from_seat)
+    transfers = rnd._transfers(seat, win_by, tile, from_seat, verdict)
     if win_by in ("discard", "rob_kong"):
         assert tile is not None
         rnd._add(seat, tile)  # the claimed or robbed tile joins the winning hand
@@ -98,6 +99,7 @@ def finish_win(
             payments=payments,
             score=verdict,
             carry_pool_after=carry_after,
+            transfers=transfers,
         ),
     )
 

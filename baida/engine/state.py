@@ -158,6 +158,14 @@ class HandState:
     def _liable_for(self, winner: int, win_by: str, from_seat: int | None) -> int | None:
         return None
 
+    def _transfers(
+        self, seat: int, win_by: str, tile: int | None, from_seat: int | None,
+        verdict: dict[str, Any],
+    ) -> list[dict[str, Any]] | None:
+        """Who pays whom, pair by pair, where the ruleset settles between every pair
+        (Wenling); None where each payer pays the winner only."""
+        return None
+
     def _no_discard_win_reason(self) -> str:
         """Why no win on a discard is ever offered (when ``discard_win`` is false)."""
         return "no win on a discard at this table"

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..evaluator import held_copies, waits
 from ..hand import Hand, Meld
 from ..rules.options import WenlingOptions
 from ..rulesets import Wenling
 from ..scoring.request import ScoreRequest
+from ..scoring.wenling import payment_transfers
 from ..tiles import DRAGONS, FLOWER_GROUP_A, FLOWER_GROUP_B, NUM_KINDS, seat_wind_kind, tile_str
 from . import actions as A
+from . import settle
 from .actions import Action
 from .round import Round
 
@@ -161,6 +165,24 @@ class WenlingRound(Round):
         req.others = others
         liable = self._liable_for(seat, win_by, from_seat)
         req.liable = None if liable is None else self._wind_index(liable)
+
+    def _transfers(
+        self, seat: int, win_by: str, tile: int | None, from_seat: int | None,
+        verdict: dict[str, Any],
+    ) -> list[dict[str, Any]]:
+        req = settle.score_request(self, seat, win_by, tile, from_seat)
+        return [
+            {
+                "payer": (self.dealer + t.payer) % 4,
+                "payee": (self.dealer + t.payee) % 4,
+                "amount": t.amount,
+                "kind": t.kind,
+                "high": t.high,
+                "low": t.low,
+                "behalf": None if t.behalf is None else (self.dealer + t.behalf) % 4,
+            }
+            for t in payment_transfers(req, verdict)
+        ]
 
     def _liable_for(self, winner: int, win_by: str, from_seat: int | None) -> int | None:
         if win_by != "discard" or self.sheng_discard is None:

@@ -17,11 +17,11 @@ from .request import ScoreRequest
 from .wenling_items import LIMIT
 from .wenling_lazi import lazi_names
 from .wenling_others import nonwinner_score
-from .wenling_settle import settle
+from .wenling_settle import Transfer, settle, transfers
 from .wenling_validate import validate_wenling
 from .wenling_winner import WinnerScore, best_reading
 
-__all__ = ["score_wenling", "validate_wenling"]
+__all__ = ["payment_transfers", "score_wenling", "validate_wenling"]
 
 
 def _by_seat(values: dict[int, int]) -> dict[str, int]:
@@ -81,6 +81,21 @@ def _lazi_score(req: ScoreRequest) -> WinnerScore | None:
     return WinnerScore(LIMIT, LIMIT, 0, 0, [], [(name, 0) for name in names], [])
 
 
+def _sole_payer(req: ScoreRequest) -> int | None:
+    """The robbed player, when it pays the winner for everyone (W-A15 ``robbed``)."""
+    robbed_pays = req.win_by == "rob_kong" and req.options.rob_payment == "robbed"  # type: ignore[union-attr]
+    return req.from_seat if robbed_pays else None
+
+
+def payment_transfers(req: ScoreRequest, verdict: dict[str, Any]) -> list[Transfer]:
+    """Who pays whom behind a legal verdict's ``payments``, seats as in ``req`` (0 = East):
+    the winner's shares, then the payments between non-winners, each with its totals."""
+    if not verdict["legal"]:
+        return []
+    totals = {seat: verdict["totals"][wind] for seat, wind in enumerate(SEAT_WINDS)}
+    return transfers(req.winner, totals, req.liable, _sole_payer(req))
+
+
 def score_wenling(req: ScoreRequest) -> dict[str, Any]:
     """Score and settle one Wenling hand (validated first; see ``validate_wenling``)."""
     validate_wenling(req)
@@ -110,9 +125,7 @@ def score_wenling(req: ScoreRequest) -> dict[str, Any]:
         hand = req.others.get(seat, Hand())
         liable = seat == req.liable
         totals[seat] = 0 if liable else nonwinner_score(hand, seat, tiles, options).total
-    robbed_pays = req.win_by == "rob_kong" and options.rob_payment == "robbed"
-    sole_payer = req.from_seat if robbed_pays else None
-    payments = settle(req.winner, totals, req.liable, sole_payer)
+    payments = settle(req.winner, totals, req.liable, _sole_payer(req))
     return {
         "legal": True,
         "reason": None,

@@ -222,6 +222,20 @@ class HandJson(_Out):
     flowers: Faces
 
 
+class TransferJson(_Out):
+    """One payment between two players (Wenling): ``amount`` = (``high`` − ``low``) // 10,
+    ``kind`` "win" (to the winner) or "difference" (between two non-winners); ``behalf``:
+    the player whose payment the payer makes in its place (包三家), else null."""
+
+    payer: Seat
+    payee: Seat
+    amount: int
+    kind: Literal["win", "difference"]
+    high: int
+    low: int
+    behalf: Seat | None
+
+
 class SettlementJson(_Out):
     """A hand's outcome (a view's ``result``, the ``hand_end`` event): the payments by seat,
     the scorer's breakdown (``score``, as in engine.md), every hand and the revealed seed."""
@@ -237,6 +251,7 @@ class SettlementJson(_Out):
     score: dict[str, Any] | None
     hands: list[HandJson]
     seed: str | None
+    transfers: list[TransferJson] | None = None
 
 
 class _Event(_Out):

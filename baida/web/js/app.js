@@ -5,7 +5,7 @@ import { get, post, setCsrf } from "./api.js";
 import { closeAll } from "./dialogs.js";
 import { clear, h, toast } from "./dom.js";
 import { installGuide } from "./guide.js";
-import { lang, onLangChange, setLang, t } from "./i18n.js";
+import { displayName, lang, onLangChange, setLang, t } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
 import { mountMe } from "./me.js";
 import { mountReplay } from "./replay.js";
@@ -13,6 +13,7 @@ import { mountRules } from "./rules-page.js";
 import { isMuted, play, setMuted } from "./sound.js";
 import { mountTable } from "./table.js";
 import { installSprite } from "./tiles.js";
+import { onTopbarItems, screenEndSlot, screenSlot, topbarItems } from "./topbar.js";
 import { icon } from "./widgets.js";
 
 const app = {
@@ -57,16 +58,18 @@ function topBar() {
   const langButton = h("button", { type: "button", class: "btn btn-plain", id: "lang-toggle", "aria-label": t("nav.lang_label"),
     lang: lang() === "zh" ? "en" : "zh", onclick: () => setLang(lang() === "zh" ? "en" : "zh") }, lang() === "zh" ? "EN" : "中文");
   const account = app.me
-    ? [h("span", { class: "who" }, app.me.name, app.me.guest ? h("small", {}, ` (${t("guest")})`) : null),
+    ? [h("span", { class: "who" }, displayName(app.me.name), app.me.guest ? h("small", {}, ` (${t("guest")})`) : null),
       h("span", { class: "balance", id: "balance" }, t("balance", { n: app.me.balance })),
-      h("button", { type: "button", class: "btn btn-plain", "aria-label": t("nav.signout"), title: t("nav.signout"), onclick: () => app.signOut().catch((e) => toast(e.message, "error")) },
+      h("button", { type: "button", class: "btn btn-plain signout", "aria-label": t("nav.signout"), title: t("nav.signout"), onclick: () => app.signOut().catch((e) => toast(e.message, "error")) },
         icon("exit"), h("span", { class: "nav-long", "aria-hidden": "true" }, t("nav.signout")))]
     : [];
   clear(bar).append(
-    h("a", { class: "brand", href: "#/" }, h("span", { class: "brand-mark", "aria-hidden": "true" }, "搭"), h("span", {}, t("app.title"))),
+    h("a", { class: "brand", href: "#/", "aria-label": t("app.title") }, h("span", { class: "brand-mark", "aria-hidden": "true" }, "搭"), h("span", { class: "brand-name" }, t("app.title"))),
     h("nav", { class: "nav", "aria-label": "baida" },
       h("a", { href: "#/" }, t("nav.lobby")), h("a", { href: "#/me" }, t("nav.me"))),
-    h("div", { class: "account" }, account, langButton, sound));
+    screenSlot(),
+    h("div", { class: "account" }, h("span", { class: "topbar-slot" }, topbarItems()), account, langButton, sound),
+    screenEndSlot());
   document.title = t("app.title");
   document.querySelector(".skip").textContent = t("skip");
 }
@@ -103,8 +106,20 @@ function route() {
   document.body.dataset.screen = parts[0] || "lobby";
 }
 
+/** ``body.touch`` on a touch screen without a mouse: tap to lift, and no key hints. A touch
+ * on a device with both sets it, a mouse click clears it. */
+function watchTouch() {
+  const body = document.body;
+  body.classList.toggle("touch", matchMedia("(hover: none) and (pointer: coarse)").matches);
+  document.addEventListener("pointerdown", (event) => {
+    if (event.pointerType === "touch") body.classList.add("touch");
+    else if (event.pointerType === "mouse") body.classList.remove("touch");
+  }, true);
+}
+
 async function boot() {
   installSprite();
+  watchTouch();
   document.documentElement.lang = lang() === "zh" ? "zh-CN" : "en";
   try {
     await app.loadMe();
@@ -112,7 +127,12 @@ async function boot() {
     toast(t("error.network", { msg: err.message }), "error");
   }
   topBar();
+  onTopbarItems(topBar);
   window.addEventListener("hashchange", route);
+  new ResizeObserver(() => {
+    // the dialogs open below the bar, which stays at hand (language, sound, 玩法)
+    document.documentElement.style.setProperty("--bar-h", `${document.getElementById("topbar").offsetHeight}px`);
+  }).observe(document.getElementById("topbar"));
   installGuide();
   onLangChange(() => { topBar(); if (!document.body.dataset.screen?.startsWith("table") && !document.body.dataset.screen?.startsWith("hand")) route(); });
   route();

@@ -1,10 +1,17 @@
-// The table as the page draws it, from a view (state.js): four seats with their melds,
-// flowers and discards, the centre with the wall, the winds, the indicator and the wilds.
-// Used by the live table and by the replay; the own hand is drawn by the caller.
+// The table as the page draws it, from a view (state.js): the other seats with their melds
+// and flowers, the four ponds around the centre (the wall, the winds, the indicator and the
+// wilds), and the fixed place of the warnings. Used by the live table and by the replay; the
+// live table draws the own seat and hand itself (``mineOutside``).
+//
+// The board fills the box it is given and never grows past it: the ponds take their tile
+// size from the centre's box (``fitCentre``: measured, the layout of the ponds chosen that
+// gives the largest tiles), a pond past its rows shrinks its tiles (``--n``), and the
+// warnings keep one row of their own.
 
 import { h } from "./dom.js";
-import { itemName, pairNames, seatName, signed, t, tileName, windName, wildWord } from "./i18n.js";
-import { partners } from "./state.js";
+import { displayName, itemName, pairNames, seatName, signed, t, tileName, windName, wildWord } from "./i18n.js";
+import { ruleset } from "./rulesets.js";
+import { partners, santanWarnings } from "./state.js";
 import { badge, tileImg } from "./widgets.js";
 
 /** The seats in screen order from ``me`` (a spectator sees seat 0 at the bottom). */
@@ -23,10 +30,9 @@ function tileOpts(view, size) {
 
 function seatTitle(view, seat, ctx) {
   const me = perspective(ctx);
-  const who = seatName(seat, me);
   const name = ctx.names && ctx.names[seat];
-  const parts = [h("span", { class: "seat-who" }, who)];
-  if (name && (me === null || seat !== me)) parts.push(h("span", { class: "seat-name" }, name));
+  const parts = [h("span", { class: "seat-who" }, seatName(seat, me))];
+  if (name && (me === null || seat !== me)) parts.push(h("span", { class: "seat-name", title: displayName(name) }, displayName(name)));
   parts.push(h("span", { class: "seat-wind", title: windName(view.seat_winds[seat]) }, windName(view.seat_winds[seat])));
   return parts;
 }
@@ -38,9 +44,8 @@ function seatBadges(view, seat, ctx) {
   if (mode === "auto") out.push(badge(t("table.tuoguan"), "auto"));
   if (ctx.connected && ctx.connected[seat] === false && mode !== "bot") out.push(badge(t("table.offline"), "off"));
   if (view.players[seat].gave_up) out.push(badge(t("table.gave_up"), "gaveup"));
-  for (const other of partners(view, seat)) {
-    out.push(badge(t("table.chengbao", { who: seatName(other, perspective(ctx)) }), "chengbao"));
-  }
+  // a marker at each seat of a 承包 pair; the pair's one warning is in the notices
+  if (partners(view, seat).length) out.push(badge(t("table.chengbao_mark"), "chengbao"));
   return out;
 }
 
@@ -74,8 +79,9 @@ function meldsAndFlowers(view, seat, ctx, size) {
   return h("div", { class: "melds" }, out);
 }
 
-/** A seat's discards in order: claimed ones struck, the live last one marked. */
-export function pondEl(view, seat, ctx, size = "small") {
+/** A seat's discards in order: claimed ones struck, the live last one marked. ``--n`` lets
+ * a pond past its rows shrink its tiles to stay in its box. */
+export function pondEl(view, seat, ctx, size = "pond") {
   const p = view.players[seat];
   const claimed = new Set(p.claimed);
   const last = view.last_discard;
@@ -93,6 +99,7 @@ export function pondEl(view, seat, ctx, size = "small") {
     role: "group",
     "aria-label": `${seatName(seat, me)} ${t("table.discards")}`,
     dataset: { seat: String(seat) },
+    style: `--n: ${Math.max(1, p.discards.length)}`,
   }, tiles);
 }
 
@@ -101,29 +108,26 @@ function concealedEl(view, seat, ctx, size) {
   if (p.concealed && (ctx.openHands || view.phase === "ended")) {
     return h("div", { class: "hand-open tile-row" }, p.concealed.map((f) => tileImg(f, tileOpts(view, size))));
   }
-  if (ctx.compact) return null;
-  const backs = [];
-  for (let i = 0; i < p.concealed_count; i++) backs.push(tileImg(null, tileOpts(view, size)));
-  return h("div", { class: "hand-backs tile-row", "aria-hidden": "true" }, backs);
+  return null;
 }
 
-function seatPanel(view, seat, ctx, where) {
+/** A seat: its name, wind, total and markers, its melds and flowers (and, face up, its hand
+ * when the hand is over or in a replay). ``where``: top, left, right, bottom. */
+export function seatPanel(view, seat, ctx, where) {
   const active = view.turn === seat && ["turn", "discarded"].includes(view.phase);
   const p = view.players[seat];
   const head = h("div", { class: "seat-head" },
     ...seatTitle(view, seat, ctx), total(ctx, seat), ...seatBadges(view, seat, ctx),
-    h("span", { class: "seat-count" }, t("table.in_hand", { n: p.concealed_count })));
-  const size = ctx.compact ? "tiny" : "tiny";
+    h("span", { class: "seat-count", title: t("table.in_hand", { n: p.concealed_count }) }, t("table.in_hand", { n: p.concealed_count })));
   return h("section", {
     class: `seat seat-${where}${active ? " active" : ""}${p.gave_up ? " gaveup" : ""}`,
     "aria-label": seatName(seat, perspective(ctx)),
     dataset: { seat: String(seat) },
-  }, head, meldsAndFlowers(view, seat, ctx, size), concealedEl(view, seat, ctx, size),
-  ctx.compact ? pondEl(view, seat, ctx, "tiny") : null);
+  }, head, meldsAndFlowers(view, seat, ctx, "tiny"), concealedEl(view, seat, ctx, "tiny"));
 }
 
-/** 本盘承包情况一览, as the rule document shows it once a 三摊 has happened: each 承包 pair,
- * then every player outside the pairs with their choice; a player who gave up is struck
+/** 本盘承包情况一览, as the rule document shows it once a 三摊 has happened: each 承包
+ * pair, then every player outside the pairs with their choice; a player who gave up is struck
  * through. Null before any 三摊. */
 export function chengbaoSummary(view, me) {
   const pairs = view.santan_pairs || [];
@@ -141,59 +145,113 @@ export function chengbaoSummary(view, me) {
       gave ? h("s", {}, who) : h("span", {}, who), " ", h("span", { class: "cb-choice" }, choice)));
   }
   return h("section", { class: "chengbao-summary", "aria-label": t("table.cb_title") },
-    h("h3", {}, t("table.cb_title")), h("ul", {}, lines));
+    h("h3", { title: t("table.cb_explain") }, t("table.cb_title")), h("ul", {}, lines));
+}
+
+/** One line per pair one claim short of a 三摊, whichever of the two claimed (the pair is
+ * one warning, not one from each side). */
+export function santanNotices(view, me) {
+  const byPair = new Map();
+  for (const w of santanWarnings(view)) {
+    const key = `${Math.min(w.x, w.y)}-${Math.max(w.x, w.y)}`;
+    if (!byPair.has(key)) byPair.set(key, w);
+  }
+  return [...byPair.values()].map((w) => {
+    const x = seatName(w.x, me);
+    const y = seatName(w.y, me);
+    const text = t("table.santan_warn", { x, y, n: w.n, pair: pairNames(x, y) });
+    return h("p", { class: "banner banner-santan", role: "status", title: text }, text);
+  });
+}
+
+/** The warnings, in their fixed place above the centre: the 生牌阶段, a 三摊 to come, the 承包
+ * pairs with everyone's choice. Empty: nothing is drawn and the centre keeps the room. */
+export function noticesEl(view, ctx) {
+  const me = perspective(ctx);
+  const items = [];
+  if (view.sheng_phase) items.push(h("div", { class: "banner banner-sheng", role: "status" }, t("table.sheng")));
+  items.push(...santanNotices(view, me));
+  const summary = chengbaoSummary(view, me);
+  if (summary) items.push(summary);
+  return items.length ? h("div", { class: "notices" }, items) : null;
 }
 
 /** The centre: the wall, the round wind, the indicator and the wilds, the 黄番 pool. */
-export function compassEl(view, ctx) {
+export function compassEl(view) {
+  const rules = ruleset(view.ruleset);
   const items = [];
   if (view.round_wind) items.push(h("span", { class: "info" }, t("table.round_wind", { wind: windName(view.round_wind) })));
   items.push(h("span", { class: "info wall-count", dataset: { n: String(view.wall_remaining) } }, t("table.wall", { n: view.wall_remaining })));
-  items.push(h("span", { class: "info indicator" }, t("table.indicator"), " ", tileImg(view.indicator, { ruleset: view.ruleset, size: "tiny" })));
-  items.push(h("span", { class: "info wilds" }, wildWord(view.ruleset), " ",
+  items.push(h("span", { class: "info indicator" }, h("span", { class: "info-label" }, t("table.indicator")), " ", tileImg(view.indicator, { ruleset: view.ruleset, size: "tiny" })));
+  items.push(h("span", { class: "info wilds" }, h("span", { class: "info-label" }, wildWord(view.ruleset)), " ",
     h("span", { class: "tile-row" }, view.wilds.map((f) => tileImg(f, tileOpts(view, "tiny"))))));
-  if (view.ruleset === "jiaxing" && view.options && view.options.allow_chi === false) items.push(badge(t("table.no_chi"), "warn"));
+  if (rules.chiOption && view.options && view.options.allow_chi === false) items.push(badge(t("table.no_chi"), "warn"));
   if (view.carry_pool) items.push(badge(t("table.carry", { n: view.carry_pool }), "carry"));
   if (view.carry_tokens && view.carry_tokens.length) {
     items.push(h("span", { class: "info" }, view.carry_tokens.map(itemName).join(" · ")));
   }
-  items.push(chengbaoSummary(view, perspective(ctx)));
   return h("div", { class: "compass", role: "group", "aria-label": t("table.wall", { n: view.wall_remaining }) }, items);
 }
 
+// The centre's layouts, in units of a discard's width: the top and bottom ponds' columns and
+// rows, the left and right ponds', and the box they need with the compass (app.css
+// ".center-grid.geo-*" lays them out).
+const GEOMETRIES = [
+  { name: "tall", w: 12, h: 16.4 },   // 6×3 above and below, 3×6 at the sides
+  { name: "wide", w: 14, h: 10.9 },   // 14×2 above and below, 4×4 at the sides
+  { name: "xwide", w: 18, h: 9.6 },   // 18×2 above and below, 6×3 at the sides
+];
+let lastCentre = null;
+let observed = null;
+
+function applyFit(grid, width, height) {
+  const cap = Math.min(52, Math.max(28, window.innerHeight * 0.046));
+  let best = null;
+  for (const g of GEOMETRIES) {
+    const ts = Math.min(cap, (width - 8) / g.w, (height - 8) / g.h);
+    if (!best || ts > best.ts + 0.01) best = { name: g.name, ts };
+  }
+  grid.classList.remove(...GEOMETRIES.map((g) => `geo-${g.name}`));
+  grid.classList.add(`geo-${best.name}`);
+  grid.style.setProperty("--ts", `${Math.max(6, best.ts).toFixed(2)}px`);
+}
+
+const fitter = typeof ResizeObserver === "undefined" ? null : new ResizeObserver((entries) => {
+  for (const entry of entries) {
+    const { width, height } = entry.contentRect;
+    if (!width || !height) continue;
+    lastCentre = { width, height };
+    applyFit(entry.target.firstElementChild, width, height);
+  }
+});
+
+/** Size the ponds of a board just drawn from its centre's box: at once from the last box
+ * seen (a redrawn board's centre is usually the same), then from its own once laid out. */
+export function fitCentre(board) {
+  const centre = board && board.querySelector(".center");
+  if (!centre) return;
+  applyFit(centre.firstElementChild, lastCentre ? lastCentre.width : window.innerWidth * 0.5, lastCentre ? lastCentre.height : window.innerHeight * 0.5);
+  if (!fitter) return;
+  if (observed) fitter.unobserve(observed);
+  observed = centre;
+  fitter.observe(centre);
+}
+
 /** The whole board. ``ctx``: me (null: spectator), names, totals, modes, connected,
- * openHands, compact, mineOutside (the caller draws the own hand below the board). */
+ * openHands, portrait (the other seats as a row of cards above the centre), mineOutside (the
+ * caller draws the own seat and hand below the board). */
 export function boardEl(view, ctx) {
   const seats = screenSeats(perspective(ctx));
-  const sheng = view.sheng_phase ? h("div", { class: "banner banner-sheng", role: "status" }, t("table.sheng")) : null;
-  const mine = seats.bottom;
-  const myPanel = h("section", {
-    class: `seat seat-bottom${view.turn === mine && view.phase === "turn" ? " active" : ""}${view.players[mine].gave_up ? " gaveup" : ""}`,
-    "aria-label": seatName(mine, perspective(ctx)),
-    dataset: { seat: String(mine) },
-  },
-  h("div", { class: "seat-head" }, ...seatTitle(view, mine, ctx), total(ctx, mine), ...seatBadges(view, mine, ctx),
-    h("span", { class: "seat-count" }, t("table.in_hand", { n: view.players[mine].concealed_count }))),
-  meldsAndFlowers(view, mine, ctx, ctx.compact ? "tiny" : "small"),
-  ctx.mineOutside ? null : concealedEl(view, mine, { ...ctx, openHands: true }, "small"));
-  if (ctx.compact) {
-    return h("div", { class: "board compact" }, sheng,
-      h("div", { class: "opponents" }, [seats.right, seats.top, seats.left].map((s, i) =>
-        seatPanel(view, s, ctx, ["right", "top", "left"][i]))),
-      compassEl(view, ctx),
-      h("div", { class: "my-pond" }, pondEl(view, mine, ctx, "tiny")),
-      myPanel);
-  }
-  const center = h("div", { class: "center" },
+  const centre = h("div", { class: "center" }, h("div", { class: "center-grid geo-tall" },
     h("div", { class: "pond-wrap pw-top" }, pondEl(view, seats.top, ctx)),
     h("div", { class: "pond-wrap pw-left" }, pondEl(view, seats.left, ctx)),
-    compassEl(view, ctx),
+    compassEl(view),
     h("div", { class: "pond-wrap pw-right" }, pondEl(view, seats.right, ctx)),
-    h("div", { class: "pond-wrap pw-bottom" }, pondEl(view, mine, ctx)));
-  return h("div", { class: "board wide" }, sheng,
-    seatPanel(view, seats.top, ctx, "top"),
-    seatPanel(view, seats.left, ctx, "left"),
-    center,
-    seatPanel(view, seats.right, ctx, "right"),
-    myPanel);
+    h("div", { class: "pond-wrap pw-bottom" }, pondEl(view, seats.bottom, ctx))));
+  const others = [seatPanel(view, seats.left, ctx, "left"), seatPanel(view, seats.top, ctx, "top"), seatPanel(view, seats.right, ctx, "right")];
+  const bottom = ctx.mineOutside ? null : seatPanel(view, seats.bottom, ctx, "bottom");
+  const layout = ctx.portrait ? "portrait" : "landscape";
+  return h("div", { class: `board board-${layout}` },
+    ctx.portrait ? h("div", { class: "opponents" }, others) : others,
+    noticesEl(view, ctx), centre, bottom);
 }

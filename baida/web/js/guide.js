@@ -10,6 +10,7 @@
 
 import { post } from "./api.js";
 import { clear, h, toast } from "./dom.js";
+import { GUIDED_RULESET, RULESET_NAMES } from "./rulesets.js";
 import { gt } from "./guide-i18n.js";
 import { onLangChange } from "./i18n.js";
 
@@ -57,7 +58,7 @@ export async function startGuide(app, { tableId = null } = {}) {
   }
   try {
     if (!app.me) await app.signIn("/api/guest");
-    const { table } = await post("/api/quickplay", { ruleset: "jiaxing" });
+    const { table } = await post("/api/quickplay", { ruleset: GUIDED_RULESET });
     save({ status: "running", table: table.id, step: 0 });
     location.hash = `#/table/${table.id}?auto=1`;
     sync();
@@ -80,8 +81,7 @@ export function learnCard(app) {
       : null;
     clear(card).append(offer, h("h2", {}, gt("learn.title")), h("p", { class: "muted" }, gt("learn.text")),
       h("div", { class: "buttons" },
-        h("a", { class: "btn", href: "#/rules/jiaxing", dataset: { rules: "jiaxing" } }, gt("learn.jiaxing")),
-        h("a", { class: "btn", href: "#/rules/wenling", dataset: { rules: "wenling" } }, gt("learn.wenling"))));
+        RULESET_NAMES.map((r) => h("a", { class: "btn", href: `#/rules/${r}`, dataset: { rules: r } }, gt(`learn.${r}`)))));
   };
   draw();
   return card;

@@ -2,6 +2,7 @@
 // scoring item names. The language is remembered in localStorage.
 
 import { isFlower } from "./faces.js";
+import { ruleset } from "./rulesets.js";
 
 const STRINGS = {
   // the page
@@ -75,7 +76,9 @@ const STRINGS = {
   "badge.silver": ["银子", "silver"],
   "badge.base": ["底 {n}", "base {n}"],
   "badge.hands": ["{n}局", "{n} hands"],
+  "badge.hands_one": ["{n}局", "{n} hand"],
   "badge.rounds": ["{n}圈", "{n} rounds"],
+  "badge.rounds_one": ["{n}圈", "{n} round"],
   "badge.private": ["私人", "private"],
   "badge.uniform_window": ["等时窗口", "even claim windows"],
   "status.waiting": ["等待中", "waiting"],
@@ -132,6 +135,14 @@ const STRINGS = {
   "table.dealer": ["庄", "dealer"],
   "table.gave_up": ["放弃", "gave up"],
   "table.chengbao": ["承包·{who}", "liable with {who}"],
+  "table.chengbao_mark": ["承包", "承包 (liable)"],
+  "table.cb_explain": ["三摊：一家吃碰杠同一家的牌满三次，两家互为承包方，和牌时按承包规则多付份数。", "三摊 (three claims): one player claimed another's discards three times; the two are now liable for each other (承包) and pay more shares when someone wins."],
+  "table.info": ["牌桌信息", "Table information"],
+  "table.log_short": ["记录", "Log"],
+  "table.copy": ["复制", "Copy"],
+  "table.copied": ["已复制", "Copied"],
+  "table.commitment_note": ["开局前公布的洗牌承诺；结算时公开种子，可以在结算里验证。", "Published before the deal; the seed revealed at the settlement is checked against it there."],
+  "table.actions": ["操作", "Actions"],
   "table.your_turn": ["轮到你出牌", "Your turn: discard a tile"],
   "table.your_turn_hint": ["点一张牌打出，或用 ←/→ 选牌、回车打出", "Click a tile, or pick one with ←/→ and press Enter"],
   "table.turn_of": ["{who}出牌中", "{who} to play"],
@@ -158,7 +169,7 @@ const STRINGS = {
   "table.keys": ["键盘：←/→ 选牌 · 回车 打出 · W 和 · P 碰 · C 吃 · K 杠 (按两下) · Esc 关闭对话框",
     "Keys: ←/→ choose · Enter discard · W win · P pon · C chi · K kong (press twice) · Esc close dialogs"],
   "table.press_again": ["再按一次 {key} 确认{what}", "Press {key} again to {what}"],
-  "table.cb_title": ["本盘承包情况一览", "承包 this hand"],
+  "table.cb_title": ["本盘承包情况一览", "承包 (liability after a 三摊) this hand"],
   "table.cb_pair": ["{pair}互为承包", "{pair}: liable for each other"],
   "table.cb_choosing": ["选择中…", "choosing…"],
   "table.next_hand": ["下一局已开始", "The next hand has started"],
@@ -198,10 +209,12 @@ const STRINGS = {
   "guard.discard": ["不和，打出 {tile}", "Discard {tile}, no win"],
   "guard.pass": ["不和，过", "Pass, no win"],
   "guard.claim": ["不和，{what}", "{what}, no win"],
+  "guard.text_touch": ["点「{win}」和牌；确定不和请点下面的按钮。", "Tap {win} to win; to give the win up, tap the button below."],
   "guard.text": ["按 {key} 或点「{win}」和牌。确定不和请按 X 或点下面的按钮；其他键取消。",
     "Press {key} or click {win} to win. To give the win up press X or the button below; any other key cancels."],
   "santan.title": ["三摊！", "Three claims (三摊)!"],
   "santan.text": ["{pair}互为承包方。你要坚持 (继续打) 还是放弃？", "{pair} are now liable for each other. Continue playing, or give up?"],
+  "santan.explain": ["三摊：一家吃碰杠同一家的牌满三次，这两家就互为承包方：有人自摸时，承包方要多付。", "三摊 (three claims): a player who claimed the same player's discards three times makes the two liable for each other (承包): when someone wins, they pay more."],
   "santan.continue_hint": ["坚持：继续正常打，有人和牌时按承包规则多付。", "Continue: play on; if someone wins you may pay more under 承包."],
   "santan.give_up_no_win": ["放弃：以后只摸打，不付分，也不能和。", "Give up: from now on only draw and discard, pay nothing, and never win."],
   "santan.give_up_can_win": ["放弃：以后只摸打，不付分，仍可自摸和。", "Give up: from now on only draw and discard, pay nothing; a self-draw may still win."],
@@ -248,14 +261,33 @@ const STRINGS = {
   "st.unit.fan": ["番", " fan"],
   "st.unit.he": ["和", ""],
   "st.total": ["合计", "total"],
-  "st.formula_jiaxing": ["底 {base} × {tai}台 × 2^{fan}番 = {points}", "base {base} × {tai} tai × 2^{fan} fan = {points}"],
-  "st.formula_wenling": ["({base_points} + 20) × 2^{fan}番 = {raw} → {points}", "({base_points} + 20) × 2^{fan} fan = {raw} → {points}"],
+  "st.formula_tai": ["底 {base} × {tai}台 × 2^{fan}番 = {points}", "base {base} × {tai} tai × 2^{fan} fan = {points}"],
+  "st.formula_points": ["({base_points} + 20) × 2^{fan}番 = {raw} → {points}", "({base_points} + 20) × 2^{fan} fan = {raw} → {points}"],
   "st.rounded": ["(进到十位，最多 {cap})", "(rounded up to tens, at most {cap})"],
   "st.limit": ["满贯 {points}", "Limit hand: {points}"],
   "st.pays_each": ["其他三家各付 {n}", "each other player pays {n}"],
   "st.wilds": ["{wild}当作：", "The wild stood for: "],
-  "st.santan": ["三摊 ({pairs})，每份 {share}：", "三摊 ({pairs}), one share = {share}: "],
-  "st.shares": ["{who} 付 {n} 份", "{who} paid {n}"],
+  "st.santan": ["三摊 ({pairs})，每份 {share}：", "Three claims (三摊: {pairs}), one share = {share}: "],
+  "st.shares": ["{who} 付 {n} 份", "{who} paid {n} shares"],
+  "st.shares_one": ["{who} 付 {n} 份", "{who} paid {n} share"],
+  "st.santan_explain": ["承包 (三摊之后)：承包方按份数多付，放弃的人不付。", "承包 (after a 三摊): the liable players pay more shares; a player who gave up pays nothing."],
+  "st.next_in": ["下一局 {n} 秒后开始", "The next hand starts in {n}s"],
+  "st.limit_item": ["满贯", "limit"],
+  "st.limit_title": ["满贯", "Limit hand"],
+  "st.pw_title": ["谁付给谁", "Who paid whom"],
+  "st.pw_explain": ["温岭：每位闲家付给和家 和家牌点 ÷ 10；两位闲家之间，牌点低的付给高的 差额 ÷ 10 (不足十的零头不付)。", "Wenling: every other player pays the winner the winner's points ÷ 10; between two other players, the lower pays the higher the difference ÷ 10 (odd units are not paid)."],
+  "st.pw_who": ["付 → 收", "Payer → payee"],
+  "st.pw_amount": ["数额", "Amount"],
+  "st.pw_how": ["怎么算", "How"],
+  "st.pw_to_winner": ["付和家", "to the winner"],
+  "st.pw_difference": ["闲家之间", "between players"],
+  "st.pw_for": ["包三家，替{who}付", "包三家: pays for {who}"],
+  "st.pw_share": ["{who}共收 {n}", "{who} received {n} in all"],
+  "callout.self_draw": ["自摸", "Self-draw!"],
+  "callout.discard": ["和", "Win!"],
+  "callout.rob_kong": ["抢杠", "Robbed!"],
+  "callout.lazi": ["腊子", "Lazi!"],
+  "callout.won": ["{who} 和了 · {how}", "{who} won {how}"],
   "st.shares_gave_up": ["{who} 放弃，不付", "{who} gave up: paid nothing"],
   "st.illegal": ["不成和：{reason}", "Not a legal win: {reason}"],
   "st.player": ["玩家", "Player"],
@@ -410,14 +442,25 @@ export function tileShort(face) {
 }
 
 /** The wild's name at this table: 百搭 (Jiaxing) or 得 (Wenling); "wild" in English. */
-export function wildWord(ruleset) {
-  return t(`wild.${ruleset === "wenling" ? "wenling" : "jiaxing"}`);
+export function wildWord(name) {
+  return t(`wild.${ruleset(name).name}`);
+}
+
+/** A player's name as shown: the hall's guest names (游客4766) read "Guest 4766" in English. */
+export function displayName(name) {
+  const guest = /^游客(\d+)$/.exec(name || "");
+  return guest && current !== "zh" ? `Guest ${guest[1]}` : name;
+}
+
+/** ``n`` with the singular or plural word: "1 hand", "2 hands" (Chinese has one form). */
+export function counted(key, n, fields = {}) {
+  return t(n === 1 && STRINGS[`${key}_one`] ? `${key}_one` : key, { ...fields, n });
 }
 
 /** A tile as a screen reader says it: 五万 (百搭). */
-export function tileLabel(face, { wild = false, ruleset = "jiaxing" } = {}) {
+export function tileLabel(face, { wild = false, ruleset: rules } = {}) {
   const name = tileName(face);
-  return wild ? `${name} (${wildWord(ruleset)})` : name;
+  return wild ? `${name} (${wildWord(rules)})` : name;
 }
 
 export function itemName(name) {

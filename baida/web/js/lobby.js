@@ -5,9 +5,9 @@
 import { ApiError, get, post } from "./api.js";
 import { clear, h, toast } from "./dom.js";
 import { learnCard } from "./guide.js";
-import { t } from "./i18n.js";
-import { lobbyBadges } from "./table.js";
-import { badge } from "./widgets.js";
+import { displayName, t } from "./i18n.js";
+import { RULESET_NAMES, ruleset } from "./rulesets.js";
+import { badge, lobbyBadges } from "./widgets.js";
 
 export function signInCard(app, { compact = false } = {}) {
   const name = h("input", { type: "text", autocomplete: "username", required: true, maxlength: "24", "aria-label": t("signin.name"), placeholder: t("signin.name") });
@@ -43,9 +43,8 @@ function quickCard(app) {
     }
   };
   return h("section", { class: "card quick" }, h("h2", {}, t("lobby.quick")),
-    h("div", { class: "buttons" },
-      h("button", { type: "button", class: "btn btn-primary btn-big", dataset: { quick: "jiaxing" }, onclick: () => go("jiaxing") }, t("lobby.quick_jiaxing")),
-      h("button", { type: "button", class: "btn btn-primary btn-big", dataset: { quick: "wenling" }, onclick: () => go("wenling") }, t("lobby.quick_wenling"))),
+    h("div", { class: "buttons" }, RULESET_NAMES.map((name) =>
+      h("button", { type: "button", class: "btn btn-primary btn-big", dataset: { quick: name }, onclick: () => go(name) }, t(`lobby.quick_${name}`)))),
     h("p", { class: "muted" }, t("lobby.quick_hint")));
 }
 
@@ -65,8 +64,8 @@ function roomCard(app) {
 }
 
 function createCard(app) {
-  const ruleset = h("select", { "aria-label": t("form.ruleset") },
-    h("option", { value: "jiaxing" }, t("ruleset.jiaxing")), h("option", { value: "wenling" }, t("ruleset.wenling")));
+  const rules = h("select", { "aria-label": t("form.ruleset") },
+    RULESET_NAMES.map((name) => h("option", { value: name }, t(`ruleset.${name}`))));
   const chi = h("input", { type: "checkbox", checked: true });
   const discardWin = h("input", { type: "checkbox" });
   const stakes = h("select", { "aria-label": t("form.stakes") },
@@ -75,14 +74,25 @@ function createCard(app) {
   const hands = h("input", { type: "number", min: "1", max: "64", value: "4", "aria-label": t("form.hands") });
   const fee = h("input", { type: "number", min: "0", max: "100", value: "0", "aria-label": t("form.fee") });
   const priv = h("input", { type: "checkbox" });
-  const jx = h("div", { class: "jx-only" },
-    h("label", {}, chi, " ", t("form.allow_chi")), h("label", {}, discardWin, " ", t("form.discard_win")));
-  ruleset.addEventListener("change", () => { jx.hidden = ruleset.value !== "jiaxing"; });
+  // the options a ruleset's form asks (Jiaxing: 吃 and 抓铳), shown only for that ruleset
+  const boxes = { allow_chi: chi, allow_discard_win: discardWin };
+  const labels = { allow_chi: h("label", {}, chi, " ", t("form.allow_chi")), allow_discard_win: h("label", {}, discardWin, " ", t("form.discard_win")) };
+  const showOptions = () => {
+    const asked = ruleset(rules.value).options;
+    for (const [key, label] of Object.entries(labels)) label.hidden = !asked.includes(key);
+  };
+  rules.addEventListener("change", showOptions);
+  showOptions();
+  // 台费 is paid in 银子: asked only at a 银子 table
+  const feeLabel = h("label", {}, t("form.fee"), " ", fee);
+  const showFee = () => { feeLabel.hidden = stakes.value !== "silver"; };
+  stakes.addEventListener("change", showFee);
+  showFee();
   const form = h("form", { class: "create-form", onsubmit: async (e) => {
     e.preventDefault();
     const config = {
-      ruleset: ruleset.value,
-      options: ruleset.value === "jiaxing" ? { allow_chi: chi.checked, allow_discard_win: discardWin.checked } : {},
+      ruleset: rules.value,
+      options: Object.fromEntries(ruleset(rules.value).options.map((key) => [key, boxes[key].checked])),
       stakes: stakes.value,
       base: Number(base.value),
       hands: Number(hands.value),
@@ -97,16 +107,16 @@ function createCard(app) {
       toast(err.message, "error");
     }
   } },
-  h("label", {}, t("form.ruleset"), " ", ruleset), jx,
+  h("label", {}, t("form.ruleset"), " ", rules), ...Object.values(labels),
   h("label", {}, t("form.stakes"), " ", stakes), h("label", {}, t("form.base"), " ", base),
-  h("label", {}, t("form.fee"), " ", fee), h("label", {}, t("form.hands"), " ", hands),
+  feeLabel, h("label", {}, t("form.hands"), " ", hands),
   h("label", {}, priv, " ", t("form.private")),
   h("button", { type: "submit", class: "btn" }, t("lobby.create_go")));
   return h("details", { class: "card create" }, h("summary", {}, h("h2", {}, t("lobby.create"))), form);
 }
 
 const FILTER_KEY = "baida.lobby";
-const RULESETS = ["all", "jiaxing", "wenling"];
+const RULESETS = ["all", ...RULESET_NAMES];
 
 function seated(table) {
   return table.seats.filter((s) => s.kind !== "empty").length;
@@ -117,7 +127,7 @@ function hasFreeSeat(table) {
   return table.status === "waiting" && seated(table) < 4;
 }
 
-/** Whether the list shows ``table`` under ``filter`` ({ruleset: all|jiaxing|wenling, free}). */
+/** Whether the list shows ``table`` under ``filter`` ({ruleset: "all" or a ruleset, free}). */
 function tableShown(table, filter) {
   return (filter.ruleset === "all" || table.ruleset === filter.ruleset) && (!filter.free || hasFreeSeat(table));
 }
@@ -148,7 +158,7 @@ function filterBar(filter, onChange) {
 
 function tableRow(table) {
   const taken = seated(table);
-  const names = table.seats.map((s) => (s.kind === "empty" ? "·" : s.kind === "bot" ? t("table.bot") : s.name)).join(" / ");
+  const names = table.seats.map((s) => (s.kind === "empty" ? "·" : s.kind === "bot" ? t("table.bot") : displayName(s.name))).join(" / ");
   const free = hasFreeSeat(table);
   return h("li", { class: "table-row", dataset: { table: String(table.id), ruleset: table.ruleset } },
     h("div", { class: "table-row-head" },

@@ -4,6 +4,7 @@
 // rules is worked out here.
 
 import { h } from "./dom.js";
+import { ruleset as rulesetFacts } from "./rulesets.js";
 import { gt, tr } from "./guide-i18n.js";
 
 let last = null;  // the last answer shown: kept, dimmed, while the next one is on its way
@@ -11,7 +12,7 @@ let last = null;  // the last answer shown: kept, dimmed, while the next one is 
 /** The hint line for ``waits`` (the table's current /api/waits answer, or null while it is
  * asked for) at a table of ``ruleset``; null at a Wenling table. */
 export function patternHintEl(waits, ruleset) {
-  if (ruleset !== "jiaxing") {
+  if (!rulesetFacts(ruleset).patternNeeded) {
     last = null;
     return null;
   }

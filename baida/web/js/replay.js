@@ -4,7 +4,7 @@
 // the expert bot's review of the player's own choices (GET /api/hands/{id}/review, decisions.js).
 
 import { get } from "./api.js";
-import { boardEl } from "./board.js";
+import { boardEl, fitCentre } from "./board.js";
 import { decisionsByStep, reviewCard } from "./decisions.js";
 import { announce, clear, h, toast } from "./dom.js";
 import { onLangChange, seatName, t, tileShort } from "./i18n.js";
@@ -12,7 +12,7 @@ import { settlementEl } from "./settlement.js";
 import { applyEvent, viewFromStart } from "./state.js";
 import { icon } from "./widgets.js";
 
-const COMPACT = "(max-width: 760px)";
+const PORTRAIT = "(orientation: portrait)";
 const STEP_MS = 700;
 
 /** The views after each event of the hand (index i: after events[0..i]). */
@@ -57,7 +57,7 @@ function describe(event, me) {
 }
 
 export function mountReplay(main, app, handId) {
-  const media = window.matchMedia(COMPACT);
+  const media = window.matchMedia(PORTRAIT);
   const root = h("div", { class: "replay-screen" }, h("p", {}, t("loading")));
   clear(main).append(root);
   let review = null;
@@ -71,7 +71,7 @@ export function mountReplay(main, app, handId) {
     if (!review) return;
     const step = steps[index];
     const view = step.view;
-    const ctx = { me: review.seat, names: null, totals: null, modes: null, compact: media.matches, openHands: true };
+    const ctx = { me: review.seat, names: null, totals: null, modes: null, portrait: media.matches, openHands: true };
     const slider = h("input", { type: "range", min: "0", max: String(steps.length - 1), value: String(index), "aria-label": t("rp.step", { i: index + 1, n: steps.length }) });
     slider.addEventListener("input", () => go(Number(slider.value)));
     const button = (label, fn, key) => h("button", { type: "button", class: "btn btn-small", "aria-label": label, title: label, dataset: { step: key }, onclick: fn }, icon(key));
@@ -95,6 +95,7 @@ export function mountReplay(main, app, handId) {
       })));
     }
     clear(root).append(...parts);
+    fitCentre(root.querySelector(".replay-board .board"));
   };
 
   const go = (i) => {

@@ -9,9 +9,10 @@ import { clear, h } from "./dom.js";
 import { gt, tr } from "./guide-i18n.js";
 import { startGuide } from "./guide.js";
 import { lang, onLangChange } from "./i18n.js";
+import { GUIDED_RULESET, RULESET_NAMES } from "./rulesets.js";
 import { tileImg } from "./widgets.js";
 
-export const RULESETS = ["jiaxing", "wenling"];
+export const RULESETS = RULESET_NAMES;
 const cache = new Map();
 
 /** The rule book of ``ruleset`` for a table's ``options`` (null: the defaults), fetched once. */
@@ -141,7 +142,7 @@ function loadInto(slot, ruleset, options, scroller) {
 
 /** The 玩法 page at ``#/rules/{ruleset}``; returns its unmount. */
 export function mountRules(main, app, ruleset) {
-  const which = RULESETS.includes(ruleset) ? ruleset : "jiaxing";
+  const which = RULESETS.includes(ruleset) ? ruleset : RULESETS[0];
   const slot = h("div", { class: "rules-slot" });
   const tabs = h("nav", { class: "segmented rules-tabs", "aria-label": gt("rules.rulesets") },
     RULESETS.map((r) => h("a", { class: "btn btn-small", href: `#/rules/${r}`, "aria-current": r === which ? "page" : null, dataset: { rules: r } }, gt(`rules.tab.${r}`))));
@@ -175,7 +176,7 @@ export function openRulesPanel(app, table) {
     const tabs = h("div", { class: "segmented rules-tabs", role: "group", "aria-label": gt("rules.rulesets") },
       RULESETS.map((r) => h("button", { type: "button", class: "btn btn-small", "aria-pressed": String(r === shown), dataset: { rules: r },
         onclick: () => { shown = r; draw(); focusTab(); } }, gt(`rules.tab.${r}`))));
-    const guide = shown === "jiaxing" && table.ruleset === "jiaxing"
+    const guide = shown === GUIDED_RULESET && table.ruleset === GUIDED_RULESET
       ? h("button", { type: "button", class: "btn btn-small", dataset: { act: "guide-again" }, onclick: () => { close(); startGuide(app, { tableId: table.id }); } }, gt("rules.guide_here"))
       : null;
     clear(notice);  // drawn again below, in the language of the moment

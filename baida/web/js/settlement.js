@@ -6,29 +6,34 @@
 
 import { get } from "./api.js";
 import { h } from "./dom.js";
-import { itemName, seatName, signed, t, tileLabel, tileName, tileShort, wildWord } from "./i18n.js";
+import { counted, displayName, itemName, seatName, signed, t, tileLabel, tileName, tileShort, wildWord } from "./i18n.js";
+import { ruleset } from "./rulesets.js";
 import { chengbaoSummary, meldEl } from "./board.js";
 import { sortFaces, removeOne } from "./faces.js";
 import { tileImg } from "./widgets.js";
 import { seedMatches } from "./sha256.js";
 
-const WENLING_CAP = 500;
-
 function who(seat, ctx) {
   const rel = seatName(seat, ctx.me);
   const name = ctx.names && ctx.names[seat];
-  return name && seat !== ctx.me ? `${rel} (${name})` : rel;
+  return name && seat !== ctx.me ? `${rel} (${displayName(name)})` : rel;
 }
 
-function itemsRow(title, items, totalText, unitKey) {
+/** A 满贯 hand (腊子, 四风会齐): its items are listed by name with the value 0. */
+function isLimit(score) {
+  return (score.fan || []).some((item) => item.value === 0);
+}
+
+function itemsRow(title, items, totalText, unitKey, limit = false) {
   if (!items || !items.length) return null;
   const unit = unitKey ? t(unitKey) : "";
+  const value = (item) => (item.value ? `${item.value}${unit}` : limit ? t("st.limit_item") : "—");
   return h("div", { class: "st-items" },
     h("span", { class: "st-items-title" }, title),
     h("ul", { class: "st-item-list" }, items.map((item) =>
       h("li", { class: "st-item" }, h("span", { class: "st-item-name" }, itemName(item.name)),
-        h("span", { class: "st-item-value" }, item.value ? `${item.value}${unit}` : "—")))),
-    h("span", { class: "st-items-total" }, `= ${totalText}${unit}`));
+        h("span", { class: "st-item-value" }, value(item))))),
+    limit ? null : h("span", { class: "st-items-total" }, `= ${totalText}${unit}`));
 }
 
 /** The winning hand: concealed tiles (the winning tile apart), melds, flowers. ``stood``: the
@@ -68,19 +73,19 @@ function wildAs(view, face, as, img) {
 }
 
 function formulaLine(view, score, ctx) {
-  if (view.ruleset === "jiaxing") {
+  const rules = ruleset(view.ruleset);
+  if (rules.formula === "tai") {
     const tai = score.tai_total || 0;
     const fan = score.fan_total || 0;
     const base = ctx.base || (tai ? score.points / (tai * 2 ** fan) : 1);
-    return t("st.formula_jiaxing", { base, tai, fan, points: score.points });
+    return t("st.formula_tai", { base, tai, fan, points: score.points });
   }
   // a 满贯 hand (腊子, 四风会齐) is listed by its name with the value 0 (docs/scoring-api.md)
-  const limit = (score.fan || []).some((item) => item.value === 0);
-  if (limit || score.raw === null || score.raw === undefined || score.base_points === null) {
+  if (isLimit(score) || score.raw === null || score.raw === undefined || score.base_points === null) {
     return t("st.limit", { points: score.points });
   }
-  const line = t("st.formula_wenling", { base_points: score.base_points, fan: score.fan_total || 0, raw: score.raw, points: score.points });
-  return score.raw === score.points ? line : `${line} ${t("st.rounded", { cap: WENLING_CAP })}`;
+  const line = t("st.formula_points", { base_points: score.base_points, fan: score.fan_total || 0, raw: score.raw, points: score.points });
+  return score.raw === score.points ? line : `${line} ${t("st.rounded", { cap: rules.limit })}`;
 }
 
 function wildsLine(view, score) {
@@ -95,15 +100,16 @@ function wildsLine(view, score) {
 function sharesLine(view, result, ctx) {
   const pairs = view.santan_pairs || [];
   const share = (result.score || {}).points || 0;
-  if (view.ruleset !== "jiaxing" || !pairs.length || share <= 0) return null;
+  if (ruleset(view.ruleset).liability !== "santan" || !pairs.length || share <= 0) return null;
   const parts = [];
   (result.payments || []).forEach((amount, seat) => {
     if (seat === result.winner) return;
     if (view.players[seat].gave_up && !amount) parts.push(t("st.shares_gave_up", { who: seatName(seat, ctx.me) }));
-    else if (-amount % share === 0) parts.push(t("st.shares", { who: seatName(seat, ctx.me), n: -amount / share }));
+    else if (-amount % share === 0) parts.push(counted("st.shares", -amount / share, { who: seatName(seat, ctx.me) }));
   });
   const names = pairs.map(([a, b]) => `${seatName(a, ctx.me)}–${seatName(b, ctx.me)}`).join(", ");
-  return h("p", { class: "st-santan" }, t("st.santan", { pairs: names, share }), parts.join(" · "));
+  return h("div", { class: "st-santan" }, h("p", {}, t("st.santan", { pairs: names, share }), parts.join(" · ")),
+    h("p", { class: "muted st-explain" }, t("st.santan_explain")));
 }
 
 function nonwinnerText(items) {
@@ -158,6 +164,32 @@ function paymentsTable(view, result, ctx) {
   return h("table", { class: "st-table" },
     h("thead", {}, h("tr", {}, head.map((c) => h("th", { scope: "col" }, c)))),
     h("tbody", {}, rows));
+}
+
+/** Wenling: who paid whom, pair by pair, with the arithmetic (the engine's ``transfers``:
+ * each non-winner pays the winner the winner's 牌点 ÷ 10; between two non-winners the lower
+ * pays the higher the difference ÷ 10; under 包三家 the liable player pays for the others). */
+function pairwiseEl(view, result, ctx) {
+  const transfers = result.transfers;
+  if (!ruleset(view.ruleset).pairwise || !Array.isArray(transfers) || !transfers.length) return null;
+  const rows = transfers.map((tr) => {
+    const sum = tr.kind === "win" ? `${tr.high} ÷ 10` : `(${tr.high} − ${tr.low}) ÷ 10`;
+    const why = tr.kind === "win" ? t("st.pw_to_winner") : t("st.pw_difference");
+    const behalf = tr.behalf !== null && tr.behalf !== undefined ? ` · ${t("st.pw_for", { who: seatName(tr.behalf, ctx.me) })}` : "";
+    return h("tr", { dataset: { payer: String(tr.payer), payee: String(tr.payee), amount: String(tr.amount) } },
+      h("td", {}, seatName(tr.payer, ctx.me), " → ", seatName(tr.payee, ctx.me)),
+      h("td", { class: "num strong" }, String(tr.amount)),
+      h("td", { class: "st-pw-why" }, `${why}: ${sum} = ${tr.amount}${behalf}`));
+  });
+  const winner = result.winner;
+  const share = transfers.filter((tr) => tr.payee === winner).reduce((n, tr) => n + tr.amount, 0);
+  return h("section", { class: "st-pairwise", "aria-label": t("st.pw_title") },
+    h("h3", {}, t("st.pw_title")),
+    h("p", { class: "muted st-explain" }, t("st.pw_explain")),
+    h("table", { class: "st-pw-table" },
+      h("thead", {}, h("tr", {}, [t("st.pw_who"), t("st.pw_amount"), t("st.pw_how")].map((c) => h("th", { scope: "col" }, c)))),
+      h("tbody", {}, rows)),
+    winner !== null && winner !== undefined ? h("p", { class: "st-pw-share" }, t("st.pw_share", { who: seatName(winner, ctx.me), n: share })) : null);
 }
 
 function allHands(view, result, ctx) {
@@ -229,13 +261,20 @@ function fairness(view, ctx) {
   return out;
 }
 
+/** The settlement's title (its dialog keeps it in view above the items). */
+export function settlementTitle(ctx) {
+  const title = ctx.handNo ? t("st.title", { n: ctx.handNo }) : t("st.title_plain");
+  return h("h2", { class: "st-title", id: "settlement-title" }, title);
+}
+
 /** The settlement of the hand ``view`` ended with. ``ctx``: me, names, handNo, base, totals,
- * silver (hand_result), nonwinners (null while loading), handId. */
+ * silver (hand_result), nonwinners (null while loading), handId; noTitle (the caller shows
+ * ``settlementTitle``). */
 export function settlementEl(view, ctx) {
   const result = view.result || {};
   const score = result.score || {};
-  const title = ctx.handNo ? t("st.title", { n: ctx.handNo }) : t("st.title_plain");
-  const parts = [h("h2", { class: "st-title", id: "settlement-title" }, title)];
+  const rules = ruleset(view.ruleset);
+  const parts = ctx.noTitle ? [] : [settlementTitle(ctx)];
   const winner = result.winner;
   if (result.outcome !== "win" || winner === null || winner === undefined) {
     parts.push(h("p", { class: "st-outcome draw" }, t(`st.draw.${view.ruleset}`)));
@@ -251,29 +290,35 @@ export function settlementEl(view, ctx) {
     if (score.legal === false) {
       parts.push(h("p", { class: "st-illegal" }, t("st.illegal", { reason: score.reason })));
     } else {
+      const limit = isLimit(score);
       parts.push(h("div", { class: "st-score" },
         itemsRow(t("st.tai"), score.tai, score.tai_total, "st.unit.tai"),
         itemsRow(t("st.base_items"), score.base_items, score.base_points, "st.unit.he"),
-        itemsRow(t("st.fan"), score.fan, score.fan_total, "st.unit.fan")));
+        itemsRow(limit ? t("st.limit_title") : t("st.fan"), score.fan, score.fan_total, "st.unit.fan", limit)));
       parts.push(h("p", { class: "st-formula" }, formulaLine(view, score, ctx)));
-      if (view.ruleset === "jiaxing" && !(view.santan_pairs || []).length && result.win_by === "self_draw") {
+      if (rules.selfDrawEachPays && !(view.santan_pairs || []).length && result.win_by === "self_draw") {
         parts.push(h("p", { class: "st-each" }, t("st.pays_each", { n: score.points })));
       }
       parts.push(wildsLine(view, score), sharesLine(view, result, ctx));
     }
   }
-  parts.push(chengbaoSummary(view, ctx.me), paymentsTable(view, result, ctx));
-  if (view.ruleset === "jiaxing" && result.carry_pool_after !== null && result.carry_pool_after !== undefined) {
+  parts.push(chengbaoSummary(view, ctx.me), paymentsTable(view, result, ctx), pairwiseEl(view, result, ctx));
+  if (rules.carryPool && result.carry_pool_after !== null && result.carry_pool_after !== undefined) {
     parts.push(h("p", { class: "st-carry" }, t("st.carry_after", { n: result.carry_pool_after })));
   }
   parts.push(allHands(view, result, ctx), fairness(view, ctx));
   return h("div", { class: "settlement" }, parts);
 }
 
-/** The final ranking of a match. */
+/** The final ranking of a match: rank (ties share one), player, total. */
 export function standingsEl(totals, ctx) {
   const order = [0, 1, 2, 3].sort((a, b) => totals[b] - totals[a] || a - b);
-  return h("div", { class: "standings" }, h("h3", {}, t("st.standings")),
-    h("ol", {}, order.map((seat) => h("li", { class: seat === ctx.me ? "me" : "" },
-      `${who(seat, ctx)} ${signed(totals[seat])}`))));
+  const rank = (seat) => 1 + order.filter((x) => totals[x] > totals[seat]).length;
+  return h("section", { class: "standings" }, h("h3", {}, t("st.standings")),
+    h("table", { class: "standings-table" },
+      h("thead", {}, h("tr", {}, [t("st.rank"), t("st.player"), t("st.totals")].map((c) => h("th", { scope: "col" }, c)))),
+      h("tbody", {}, order.map((seat) => h("tr", { class: seat === ctx.me ? "me" : "", dataset: { seat: String(seat) } },
+        h("td", { class: "num rank" }, String(rank(seat))),
+        h("th", { scope: "row" }, who(seat, ctx)),
+        h("td", { class: `num strong ${totals[seat] > 0 ? "pos" : totals[seat] < 0 ? "neg" : ""}` }, signed(totals[seat])))))));
 }

@@ -3,6 +3,7 @@
 // and steps a finished hand's unredacted events in the replay. No DOM here.
 
 import { isFlower, removeOne, sortFaces } from "./faces.js";
+import { ruleset } from "./rulesets.js";
 
 const WINDS = "ESWN";
 const COPIES = 4;
@@ -15,7 +16,8 @@ export function copyView(view) {
  * ``seat`` the viewer's (null: a spectator). */
 export function viewFromStart(event, { options = {}, seat = null } = {}) {
   const dealer = event.dealer ?? event.seat ?? 0;
-  const total = event.ruleset === "wenling" ? 144 : 136;
+  const rules = ruleset(event.ruleset);
+  const total = rules.tiles;
   const players = [0, 1, 2, 3].map((s) => ({
     seat: s,
     wind: WINDS[(s - dealer + 4) % 4],
@@ -51,7 +53,7 @@ export function viewFromStart(event, { options = {}, seat = null } = {}) {
     santan_pairs: [],
     claim_counts: [0, 1, 2, 3].map(() => [0, 0, 0, 0]),
     sheng_phase: false,
-    carry_pool: event.ruleset === "jiaxing" ? event.carry_pool ?? 0 : null,
+    carry_pool: rules.carryPool ? event.carry_pool ?? 0 : null,
     result: null,
     carry_tokens: [...(event.carry_tokens || [])],
   };
@@ -222,7 +224,7 @@ export function liveCount(view, face) {
 /** Claim counts one short of 三摊: [{x, y, n}] where x claimed n times on y's discards and
  * the pair has not formed yet (everyone is told: all may be asked to 坚持 or 放弃). */
 export function santanWarnings(view) {
-  if (view.ruleset !== "jiaxing") return [];
+  if (ruleset(view.ruleset).liability !== "santan") return [];
   const opts = view.options || {};
   if (opts.santan_enabled === false) return [];
   const threshold = opts.santan_threshold || 3;
@@ -249,7 +251,7 @@ export function partners(view, seat) {
 /** Whether the viewer discarded a wild (Wenling: no win for them this hand). */
 export function discardedWild(view, seat) {
   const wilds = new Set(view.wilds);
-  return view.ruleset === "wenling" && view.players[seat].discards.some((f) => wilds.has(f));
+  return ruleset(view.ruleset).discardedWildBars && view.players[seat].discards.some((f) => wilds.has(f));
 }
 
 /** The request of POST /api/waits for the viewer's own hand. */

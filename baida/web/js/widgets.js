@@ -1,11 +1,11 @@
 // Small pieces of the page: a tile as an image or a button, badges, a row of tiles.
 
 import { h } from "./dom.js";
-import { tileLabel } from "./i18n.js";
+import { counted, t, tileLabel } from "./i18n.js";
 import { tileSvg } from "./tiles.js";
 
 /** A tile as an image (``face`` null: face down). ``size``: hand, small, tiny. */
-export function tileImg(face, { wilds = [], ruleset = "jiaxing", size = "small", extra = "" } = {}) {
+export function tileImg(face, { wilds = [], ruleset, size = "small", extra = "" } = {}) {
   const wild = Boolean(face) && wilds.includes(face);
   const el = h("span", {
     class: `tile tile-${size}${wild ? " wild" : ""}${extra ? ` ${extra}` : ""}`,
@@ -18,7 +18,7 @@ export function tileImg(face, { wilds = [], ruleset = "jiaxing", size = "small",
 }
 
 /** A tile as a button (the own hand). */
-export function tileButton(face, { wilds = [], ruleset = "jiaxing", size = "hand", extra = "", attrs = {} } = {}) {
+export function tileButton(face, { wilds = [], ruleset, size = "hand", extra = "", attrs = {} } = {}) {
   const wild = wilds.includes(face);
   const el = h("button", {
     type: "button",
@@ -56,4 +56,14 @@ export function icon(name) {
   span.setAttribute("aria-hidden", "true");
   span.innerHTML = `<svg viewBox="0 0 24 24" width="18" height="18">${ICONS[name]}</svg>`;
   return span;
+}
+
+/** The lobby's badges of a table: ruleset, 吃 or not, 硬自摸 or 抓铳, stakes, 底分, length. */
+export function lobbyBadges(table) {
+  return (table.badges || []).map((b) => {
+    const [key, value] = b.split(":");
+    if (value === undefined) return badge(t(`badge.${key}`), key);
+    const n = Number(value);
+    return badge(Number.isInteger(n) ? counted(`badge.${key}`, n) : t(`badge.${key}`, { n: value }), key);
+  });
 }

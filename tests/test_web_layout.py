@@ -1,0 +1,369 @@
+"""The table fits the screen: at five window sizes, portrait and landscape, whole hands in both
+rulesets where at every turn and every claim prompt the hand, the action bar and the four seats
+lie inside the window and nothing scrolls (a Jiaxing hand scripted to a 三摊 warning and a 承包
+pair, a Wenling hand played to the wall's end with bots that claim all they can); the
+settlement's 继续 in view. On a touch screen one tap lifts a tile and a second one discards it.
+A Wenling settlement says who paid whom. Screenshots of every size go to tests/artifacts/web/."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from web_support import (
+    SANTAN,
+    ConsoleWatch,
+    Scenario,
+    Web,
+    answered,
+    enter_as_guest,
+    install_scenario,
+    mo_qie,
+    quick_play,
+    santan_policy,
+    script_hand,
+    shot,
+    wait_prompt,
+)
+
+pytest_plugins = ["web_fixtures"]
+
+SIZES = [(360, 640), (375, 740), (740, 375), (1280, 800), (1920, 1080)]
+SIZE_IDS = [f"{w}x{h}" for w, h in SIZES]
+
+# Everything the player needs lies inside the window: the hand (every tile), the action bar
+# (every button), the four seats with every tile of their melds and flowers, every pond's
+# tiles inside the centre; and the page does not scroll.
+OUTSIDE = """() => {
+  const W = window.innerWidth, H = window.innerHeight;
+  const out = [];
+  const box = (e) => e.getBoundingClientRect();
+  const inside = (r, o, slack = 1) => r.left >= o.left - slack
+    && r.top >= o.top - slack && r.right <= o.right + slack && r.bottom <= o.bottom + slack;
+  const screen = { left: 0, top: 0, right: W, bottom: H };
+  const check = (e, what, within = screen) => {
+    const r = box(e);
+    const edges = [r.left, r.top, r.right, r.bottom].map(Math.round);
+    if (!inside(r, within)) out.push(`${what}: ${edges}`);
+  };
+  const root = document.scrollingElement;
+  if (root.scrollHeight > H + 1 || root.scrollWidth > W + 1) {
+    out.push(`the page scrolls: ${root.scrollWidth}x${root.scrollHeight}`);
+  }
+  const hand = document.querySelector('.hand');
+  if (hand) {
+    check(hand, 'hand');
+    hand.querySelectorAll('.tile-btn').forEach((e, i) => check(e, `hand tile ${i}`));
+  }
+  document.querySelectorAll('.actions, .actions .btn')
+    .forEach((e, i) => check(e, `actions ${i}`));
+  const seats = [...document.querySelectorAll('.table-screen .seat')];
+  if (seats.length !== 4) out.push(`${seats.length} seats`);
+  for (const seat of seats) {
+    const name = `seat ${seat.dataset.seat}`;
+    check(seat, name);
+    seat.querySelectorAll('.seat-head, .tile')
+      .forEach((e) => check(e, `${name} ${e.className}`, box(seat)));
+  }
+  const centre = document.querySelector('.center');
+  if (centre) {
+    document.querySelectorAll('.pond .tile')
+      .forEach((e, i) => check(e, `pond tile ${i}`, box(centre)));
+  }
+  document.querySelectorAll('.notices').forEach((e) => check(e, 'notices'));
+  return out;
+}"""
+
+SETTLEMENT_IN_VIEW = """() => {
+  const W = window.innerWidth, H = window.innerHeight;
+  const bar = document.getElementById('topbar').getBoundingClientRect();
+  const out = [];
+  const title = document.querySelector('.modal.settlement .st-title').getBoundingClientRect();
+  if (title.top < bar.bottom - 1 || title.bottom > H) {
+    out.push(`title ${title.top} under the bar ${bar.bottom}`);
+  }
+  for (const b of document.querySelectorAll('.modal.settlement .st-buttons .btn')) {
+    const r = b.getBoundingClientRect();
+    const out_of_view = r.top < 0 || r.left < 0 || r.bottom > H + 1 || r.right > W + 1;
+    if (out_of_view || r.height === 0) out.push(`${b.textContent} ${[r.top, r.bottom]}`);
+  }
+  return out;
+}"""
+
+
+def fits(page: Any, where: str) -> None:
+    problems = page.evaluate(OUTSIDE)
+    assert not problems, (where, problems)
+
+
+def grabber(view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """A bot that claims whatever it may (碰, 明杠, 吃), keeps on at 三摊 and never wins: long
+    hands full of melds, to the wall's end."""
+    for kind in ("pon", "mkong", "chi", "continue"):
+        for action in legal:
+            if action["type"] == kind:
+                return action
+    return mo_qie(view, legal)
+
+
+WALL = "window.baidaTable.state.view.wall_remaining"
+
+
+def play_checking(page: Any, name: str, *, claims: int = 2, timeout: float = 240.0) -> list[str]:
+    """Play the own seat to the settlement, checking the layout at every prompt: claim the
+    first ``claims`` 碰/吃 offered (the own melds grow too), 坚持 at 三摊, win when offered,
+    otherwise pass or throw the tile just drawn. Screenshots at the first turn, at the first
+    warning, late in the hand and at the settlement. Returns the kinds of prompt seen."""
+    seen: list[str] = []
+    shots: set[str] = set()
+    taken = 0
+    while True:
+        prompt = wait_prompt(page, timeout=timeout)
+        if prompt.get("settlement"):
+            break
+        seen.append(prompt["kind"])
+        fits(page, f"{name}, prompt {len(seen)} ({prompt['kind']})")
+        moment = None
+        if "first" not in shots:
+            moment = "first"
+        elif "warning" not in shots and page.locator(".notices").count():
+            moment = "warning"
+        elif "late" not in shots and page.evaluate(WALL) < 24:
+            moment = "late"
+        if moment:
+            shots.add(moment)
+            shot(page, f"layout-{name}-{moment}")
+        types = prompt["types"]
+        if "win" in types:
+            page.locator(".actions [data-act='w']").click()
+        elif "lazi" in types:
+            page.locator(".actions [data-act='l']").click()
+        elif prompt["kind"] == "santan":
+            page.locator(".modal.santan [data-act='continue']").click()
+        elif taken < claims and ("pon" in types or "chi" in types):
+            taken += 1
+            act = "p" if "pon" in types else "c"
+            page.locator(f".actions [data-act='{act}']").click()
+            if page.locator(".modal .btn-choice").count():
+                page.locator(".modal .btn-choice").first.click()
+        elif "pass" in types:
+            page.locator(".actions [data-act='pass']").click()
+        elif "discard" in types:
+            page.locator(".hand .tile-btn.can").last.click()
+        else:
+            page.locator(".actions .act").first.click()
+        answered(page, prompt["seq"])
+    settlement = page.locator(".modal.settlement")
+    settlement.locator(".st-links").wait_for(timeout=30000)
+    problems = page.evaluate(SETTLEMENT_IN_VIEW)
+    assert not problems, (name, problems)
+    shot(page, f"layout-{name}-settlement")
+    return seen
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_a_jiaxing_hand_to_santan_and_chengbao_fits_the_window(
+    web: Web, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
+) -> None:
+    script_hand(web.hall, monkeypatch, "jiaxing", SANTAN, {"options": {"allow_chi": False}},
+                santan_policy)
+    width, height = size
+    page = web.page({"width": width, "height": height})
+    enter_as_guest(page, web.hall.base)
+    quick_play(page, "jiaxing")
+    seen = play_checking(page, f"jiaxing-{width}x{height}", claims=0)
+    assert "santan" in seen and "turn" in seen
+    # the pair is one warning, in its place; the 承包 summary is drawn on the board
+    assert page.locator(".board .chengbao-summary .cb-pair").count() == 1
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_a_wenling_hand_full_of_claims_fits_the_window(
+    web: Web, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
+) -> None:
+    install_scenario(web.hall, monkeypatch, Scenario(
+        config={"hands": 1}, seed=(11).to_bytes(32, "big"), policy=grabber))
+    width, height = size
+    page = web.page({"width": width, "height": height})
+    enter_as_guest(page, web.hall.base)
+    quick_play(page, "wenling")
+    seen = play_checking(page, f"wenling-{width}x{height}")
+    assert "claim" in seen
+    melds = page.evaluate("window.baidaTable.state.view.players.map(p => p.melds.length)")
+    assert sum(melds) >= 4, melds
+
+
+HAND_TILE = "document.querySelector('.hand .tile-btn').getBoundingClientRect().width"
+
+
+@pytest.mark.parametrize("ruleset", ["jiaxing", "wenling"])
+def test_a_landscape_phones_hand_tiles_are_as_large_as_a_desktops(
+    web: Web, monkeypatch: pytest.MonkeyPatch, ruleset: str
+) -> None:
+    """740×375 (a phone held sideways) against 1280×800, with the longest hand (14 tiles in
+    Jiaxing, 17 in Wenling: the dealer's first turn)."""
+    install_scenario(web.hall, monkeypatch, Scenario(config={"hands": 1}, policy=mo_qie))
+    page = web.page({"width": 1280, "height": 800})
+    enter_as_guest(page, web.hall.base)
+    quick_play(page, ruleset)
+    assert wait_prompt(page)["kind"] == "turn"
+    count = page.locator(".hand .tile-btn").count()
+    assert count == {"jiaxing": 14, "wenling": 17}[ruleset]
+    desktop = page.evaluate(HAND_TILE)
+    page.set_viewport_size({"width": 740, "height": 375})
+    # two frames: the resize observed, the hand redrawn
+    phone = page.evaluate(f"""() => new Promise(done => requestAnimationFrame(() =>
+      requestAnimationFrame(() => done({HAND_TILE}))))""")
+    assert phone >= desktop, (phone, desktop)
+    fits(page, f"{ruleset} at 740x375, the first turn")
+
+
+# ------------------------------------------------------------------ a touch screen
+
+PHONE_TOUCH = {"width": 375, "height": 740}
+TENPAI = dict(  # discarding E leaves 111 234 567 88 99m: waiting on 8m and 9m (清一色)
+    hands=["111234567m88m99m", "123456789p1234s", "123456789p5678s", "123456789sSSWW"],
+    indicator="N", extra="E",
+)
+
+
+def test_on_a_touch_screen_one_tap_lifts_a_tile_and_a_second_tap_discards_it(
+    web: Web, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    script_hand(web.hall, monkeypatch, "jiaxing", TENPAI)
+    context = web.browser.new_context(viewport=PHONE_TOUCH, locale="zh-CN", has_touch=True,
+                                      is_mobile=True, device_scale_factor=2)
+    web.contexts.append(context)
+    page = context.new_page()
+    web.watches.append(ConsoleWatch(page))
+    page.goto(web.hall.base + "/")  # everything by touch, as on a phone
+    page.wait_for_selector("body[data-ready='1']")
+    page.locator("[data-act='guest']").tap()
+    page.wait_for_selector("#balance")
+    page.locator("[data-quick='jiaxing']").tap()
+    page.wait_for_selector(".hand .tile-btn", timeout=30000)
+    prompt = wait_prompt(page)
+    assert prompt["kind"] == "turn"
+    page.locator(".hand .tile-btn.tenpai-discard").first.wait_for()  # the hint's answer is in
+    assert page.evaluate("document.body.classList.contains('touch')")
+    # no key hints on a touch screen
+    assert page.locator(".actions .key:visible, .keys-help:visible").count() == 0
+    east = page.locator(".hand .tile-btn[data-face='E']")
+    east.tap()
+    # one tap discards nothing: the tile is lifted and the hint says what it leaves
+    page.wait_for_selector(".hand .tile-btn.lifted[data-face='E']")
+    assert page.evaluate("window.baidaTable.state.view.players[0].discards.length") == 0
+    assert page.evaluate("window.baidaTable.state.prompt.answered") is None
+    hint = page.locator(".hint.tenpai")
+    assert "打出后听 东" in hint.inner_text() and "8万" in hint.inner_text()
+    assert page.locator(".actions [data-act='play']").is_visible()
+    shot(page, "touch-lifted-zh-375")
+    # tapping another tile lifts that one instead; tapping it again throws it
+    other = page.locator(".hand .tile-btn[data-face='1m']").first
+    other.tap()
+    page.wait_for_selector(".hand .tile-btn.lifted[data-face='1m']")
+    assert page.locator(".hand .tile-btn.lifted").count() == 1
+    east.tap()
+    page.wait_for_selector(".hand .tile-btn.lifted[data-face='E']")
+    assert page.evaluate("window.baidaTable.state.view.players[0].discards.length") == 0
+    east.tap()
+    page.wait_for_function("window.baidaTable.state.view.players[0].discards.length === 1")
+    assert page.evaluate("window.baidaTable.state.view.players[0].discards") == ["E"]
+
+
+# ------------------------------------------------------------------ who paid whom
+
+# The dealer's 天和; the three others hold different totals (S: 60, W and N: 30).
+WENLING_PAIRS = dict(
+    hands=["111234567888m123p9m", "456789p1234678sCCC", "456789p12346789sWW",
+           "456789p12346789sFF"],
+    indicator="5s", extra="9m",
+)
+
+
+def test_a_wenling_settlement_shows_every_pairs_payment(
+    web: Web, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    script_hand(web.hall, monkeypatch, "wenling", WENLING_PAIRS)
+    page = web.page()
+    enter_as_guest(page, web.hall.base)
+    quick_play(page, "wenling")
+    assert "win" in wait_prompt(page)["types"]
+    page.keyboard.press("w")
+    # the win is called out and the winning hand shown at the table before the settlement
+    page.wait_for_selector(".callouts .callout-win")
+    reveal = page.locator(".callouts .reveal")
+    reveal.wait_for()
+    assert "你 和了" in reveal.inner_text() and page.locator(".modal.settlement").count() == 0
+    shot(page, "win-reveal-wenling-zh-1280")
+    settlement = page.locator(".modal.settlement")
+    settlement.locator(".st-links").wait_for(timeout=30000)
+    rows = settlement.locator(".st-pw-table tbody tr").evaluate_all(
+        "rs => rs.map(r => ({payer: +r.dataset.payer, payee: +r.dataset.payee,"
+        " amount: +r.dataset.amount, text: r.innerText}))")
+    result = page.evaluate("window.baidaTable.state.settlement.view.result")
+    payments = result["payments"]
+    # every pair that exchanged something is a row: the three shares to the winner and the
+    # differences between the non-winners
+    assert len(rows) == len(result["transfers"]) == 5
+    net = [0, 0, 0, 0]
+    for row in rows:
+        net[row["payer"]] -= row["amount"]
+        net[row["payee"]] += row["amount"]
+    assert net == payments == [24, -2, -11, -11]
+    texts = [r["text"] for r in rows]
+    assert sum("80 ÷ 10 = 8" in t for t in texts) == 3
+    assert sum("(60 − 30) ÷ 10 = 3" in t for t in texts) == 2
+    # the payments table shows the same payments
+    shown = settlement.locator(".st-table:not(.st-pw-table) tbody tr td.num.pos, "
+                               ".st-table:not(.st-pw-table) tbody tr td.num.neg").all_inner_texts()
+    assert "+24" in shown and "-11" in shown
+    assert "你共收 24" in settlement.inner_text()
+    shot(page, "settlement-pairwise-wenling-zh-1280")
+    page.locator("#lang-toggle").click()
+    assert "Who paid whom" in settlement.inner_text()
+    page.locator("#lang-toggle").click()
+
+
+# ------------------------------------------------------------------ words and rulesets
+
+WORDS = """async () => {
+  const i18n = await import('/static/js/i18n.js');
+  i18n.setLang('en');
+  const out = {
+    round: i18n.counted('badge.rounds', 1), rounds: i18n.counted('badge.rounds', 2),
+    hand: i18n.counted('badge.hands', 1),
+    share: i18n.counted('st.shares', 1, { who: 'Left' }),
+    shares: i18n.counted('st.shares', 2, { who: 'You' }),
+    guest: i18n.displayName('游客4766'), named: i18n.displayName('游客小王'),
+  };
+  i18n.setLang('zh');
+  out.guestZh = i18n.displayName('游客4766');
+  return out;
+}"""
+
+
+def test_english_counts_its_shares_and_rounds_and_names_guests(web: Web) -> None:
+    page = web.page()
+    page.goto(web.hall.base + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    words = page.evaluate(WORDS)
+    assert words == {
+        "round": "1 round", "rounds": "2 rounds", "hand": "1 hand",
+        "share": "Left paid 1 share", "shares": "You paid 2 shares",
+        "guest": "Guest 4766", "named": "游客小王", "guestZh": "游客4766",
+    }
+
+
+def test_no_client_module_compares_a_rulesets_name() -> None:
+    """The facts of a ruleset are asked of js/rulesets.js; no other module compares a name."""
+    import re
+    from pathlib import Path
+
+    js = Path(__file__).resolve().parents[1] / "baida" / "web" / "js"
+    name = r"""["'](jiaxing|wenling)["']"""
+    compare = re.compile(rf"[!=]==?\s*{name}|{name}\s*[!=]==?")
+    found = [f"{path.name}: {line.strip()}" for path in sorted(js.glob("*.js"))
+             if path.name != "rulesets.js"
+             for line in path.read_text(encoding="utf-8").splitlines() if compare.search(line)]
+    assert not found, found

@@ -192,10 +192,9 @@ export function makeSettle(T) {
   function collapse() {
     const st = s.settlement;
     if (!st || st.collapsed || !modal) return;
-    modal.close();
-    modal = null;
-    st.collapsed = true;
+    st.collapsed = true;  // the dialog closes where the bar is drawn: one frame swaps them
     announce(t("st.collapsed_note"), { assertive: true });
+    T.render();
   }
 
   function reopen() {
@@ -209,6 +208,10 @@ export function makeSettle(T) {
   function foldedBar() {
     const st = s.settlement;
     if (!st || !st.collapsed) return null;
+    if (modal) {
+      modal.close();
+      modal = null;
+    }
     const title = st.handNo ? t("st.title", { n: st.handNo }) : t("st.title_plain");
     return h("div", { class: "banner st-bar", role: "status" }, h("strong", {}, title), " ",
       h("span", { class: "muted st-bar-note" }, t("st.collapsed_note")), " ",

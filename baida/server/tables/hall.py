@@ -17,7 +17,7 @@ from ..nodes.role import NodeRole, node_name
 from ..ops.logs import fields
 from ..ops.metrics import Metrics
 from ..store.writer import StoreWriter
-from .actor import CLOSED, WAITING, TableActor, TableInfo
+from .actor import BETWEEN, CLOSED, PLAYING, WAITING, TableActor, TableInfo
 from .botpool import BotPool
 from .clock import Clock
 from .config import ConfigError, TableConfig
@@ -275,6 +275,23 @@ class Hall:
         if user.id == actor.info.host or self.directory.admitted(actor.id, user.id):
             return True
         return any(s.user is not None and s.user.id == user.id for s in actor.seats)
+
+    def seated_tables(self, user_id: int) -> list[dict[str, Any]]:
+        """The tables, of any node, where ``user_id`` holds a seat in a match in progress
+        (away or not: 托管 plays it until they come back), as the lobby's "return to your
+        table" lists them."""
+        out = []
+        for table in self.directory.descriptions():
+            if table.get("status") not in (PLAYING, BETWEEN):
+                continue
+            for seat in table.get("seats", ()):
+                if seat.get("user") == user_id and seat.get("kind") == "person":
+                    out.append({"id": table["id"], "number": table["number"],
+                                "ruleset": table["ruleset"], "stakes": table["stakes"],
+                                "private": table["private"], "status": table["status"],
+                                "seat": seat["seat"], "mode": seat.get("mode")})
+                    break
+        return sorted(out, key=lambda t: t["id"])
 
     def lobby(self) -> list[dict[str, Any]]:
         """The public tables as the lobby lists them (private ones are reached by code)."""

@@ -144,14 +144,15 @@ class MatchLife(Outbox, Storage, BotTurns):
         for i, s in enumerate(self.seats):
             if s.escaped:  # the escaper paid this hand; from now on the house's bot plays
                 self.seats[i] = SeatState(bot=True, ready=True)
+        if not match_over:  # the deadline first: the result says how long is left
+            limit = self.config.timing.between_hands
+            self._between_deadline = None if limit is None else self.clock.now() + limit
         self._send_hand_result(hand_id, hand.number, outcome, match_over)
         self.metrics.hand_finished()
         if match_over:
             await self._end_match()
         else:
             self.status = BETWEEN
-            limit = self.config.timing.between_hands
-            self._between_deadline = None if limit is None else self.clock.now() + limit
             self._maybe_start()
         self._changed()
 

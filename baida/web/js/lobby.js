@@ -191,7 +191,7 @@ function kindOf(table) {
 
 /** The list's rows: a table with anyone at it, or not waiting, is a row of its own; the
  * empty waiting tables of one kind are one row ("4 empty tables", sit at the first). */
-function lobbyRows(tables) {
+export function lobbyRows(tables) {
   const rows = [];
   const groups = new Map();
   for (const table of tables) {

@@ -107,6 +107,13 @@ def test_an_invite_link_seats_a_friend_and_back_to_the_lobby_keeps_the_seat(web:
     state = seat_state(web, table_id, 1)
     assert state["user"] == friend_id and not state["escaped"] and state["mode"] == "auto"
     shot(friend, f"lobby-return-zh-{PHONE['width']}")
+    friend.locator("#lang-toggle").click()
+    back.get_by_role("link", name="Return to your table").wait_for()
+    assert "auto-play is playing it for you" in back.inner_text()
+    assert re.search(r"Guest \d+", friend.locator(".topbar .who").inner_text())
+    assert re.fullmatch(r"Hello, Guest \d+", friend.locator(".card.signin h2").inner_text())
+    shot(friend, f"lobby-return-en-{PHONE['width']}")
+    friend.locator("#lang-toggle").click()
     back.locator("[data-act='return']").click()
     friend.wait_for_function("window.baidaTable && window.baidaTable.state.seat === 1")
     friend.wait_for_selector(".hand .tile-btn", timeout=20000)

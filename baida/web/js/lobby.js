@@ -26,7 +26,7 @@ export function signInCard(app, { compact = false } = {}) {
     h("button", { type: "submit", class: "btn" }, t("signin.login")),
     h("button", { type: "button", class: "btn btn-plain", onclick: () => submit("/api/register") }, t("signin.register")));
   if (app.me) {
-    return h("section", { class: "card signin" }, h("h2", {}, t("signin.as", { name: app.me.name })),
+    return h("section", { class: "card signin" }, h("h2", {}, t("signin.as", { name: displayName(app.me.name) })),
       app.me.guest ? [h("p", { class: "muted" }, t("signin.register_hint")), form] : null);
   }
   return h("section", { class: `card signin${compact ? " compact" : ""}` }, h("h2", {}, t("signin.title")),

@@ -13,7 +13,7 @@ import { boardEl, fitCentre } from "./board.js";
 import { makeCallouts } from "./callouts.js";
 import { closeAll } from "./dialogs.js";
 import { announce, clear, h, toast } from "./dom.js";
-import { onLangChange, seatName, t } from "./i18n.js";
+import { displayName, onLangChange, seatName, t } from "./i18n.js";
 import { play } from "./sound.js";
 import { TableSocket } from "./socket.js";
 import { applyEvent, copyView, viewFromStart } from "./state.js";
@@ -260,7 +260,7 @@ export function mountTable(main, app, tableId, { autoplay = false, sit = false }
   // ------------------------------------------------------------------ drawing
 
   function names() {
-    return (s.table ? s.table.seats : []).map((x) => (x.kind === "bot" ? t("table.bot") : x.name || ""));
+    return (s.table ? s.table.seats : []).map((x) => (x.kind === "bot" ? t("table.bot") : displayName(x.name || "")));
   }
 
   // The screen has stable regions: the own seat and hand and the action bar are redrawn only

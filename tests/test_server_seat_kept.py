@@ -170,3 +170,58 @@ async def test_a_reload_between_hands_shows_the_result_again_and_nothing_plays_f
         assert [m["mode"] for m in me.of_type("seat_mode") if m["seat"] == 0] == ["player"]
         assert 0 in actor.driver.prompts  # the seat's decision waits for the person
         await me.close()
+
+
+async def test_a_reload_between_hands_is_waited_for_a_moment(tmp_path: Path) -> None:
+    """Between hands, a person whose page reloads is waited for a few seconds: another
+    person's 继续 does not deal the next hand to 托管 meanwhile; one who does not come back
+    is dealt in (托管) once the moment has passed, not only at the between-hands deadline."""
+    async with running_hall(tmp_path) as hall:
+        a = await Client(hall).guest()
+        b = await Client(hall).guest()
+        plays = {id(a): player(HandTracker()), id(b): player(HandTracker())}
+
+        async def on_message(client: Client, message: dict[str, Any]) -> None:
+            if message["type"] != "hand_result":  # reading it: no 继续 of its own
+                await plays[id(client)](client, message)
+
+        a.on_message = b.on_message = on_message
+        timing = {**INSTANT, "turn": 600.0, "between_hands": 20.0}
+        r = await a.post("/api/tables", {"ruleset": "jiaxing", "hands": 4, "timing": timing})
+        table_id = r.json()["table"]["id"]
+        actor = hall.runtime.hall.get(table_id)
+        for seat, c in enumerate((a, b)):
+            await c.open(table_id)
+            await c.send({"type": "sit", "seat": seat})
+            await hall.quiet([a, b])
+        await a.send({"type": "add_bots"})
+        for c in (a, b):
+            await c.send({"type": "ready"})
+        await hall.quiet([a, b])
+        assert actor.status == "between" and actor.hand is None
+        # a reloads; b is ready at once: the deal waits for a
+        await drop(a)
+        await hall.quiet([b])
+        await b.send({"type": "ready"})
+        await hall.quiet([b])
+        await hall.advance(2.0, [b])
+        assert actor.status == "between"
+        a.log.clear()
+        await a.open(table_id)
+        await hall.quiet([a, b])
+        assert a.last("welcome")["seat"] == 0 and a.last("hand_result")["number"] == 1
+        assert actor.driver.modes[0] == SeatMode.PLAYER
+        await a.send({"type": "ready"})
+        await hall.quiet([a, b])  # the second hand is dealt and played out at once
+        assert actor.status == "between" and actor.driver.match.hand_number == 2
+        assert [m["mode"] for m in a.of_type("seat_mode") if m["seat"] == 0] == ["player"]
+        # now a goes for good; b's 继续 deals once the moment has passed, 托管 playing a
+        await drop(a)
+        await b.send({"type": "ready"})
+        await hall.quiet([b])
+        assert actor.status == "between" and actor.driver.match.hand_number == 2
+        await hall.advance(5.5, [b])  # well before the 20 s deadline
+        assert actor.driver.match.hand_number == 3
+        assert actor.driver.modes[0] == SeatMode.AUTO
+        await a.http.aclose()
+        await b.close()

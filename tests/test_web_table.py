@@ -666,8 +666,7 @@ def test_the_silver_change_in_the_settlement_of_a_silver_table(
     assert table["stakes"] == "silver"
     page.goto(f"{web.hall.base}/#/table/{table['id']}")
     page.locator(".wait-seat button").first.click()  # 坐这里
-    page.get_by_role("button", name="空位补机器人").click()
-    page.get_by_role("button", name="准备", exact=True).click()
+    page.get_by_role("button", name="空位补机器人，开始").click()  # and ready: one click
     prompt = wait_prompt(page)
     assert "win" in prompt["types"]
     page.keyboard.press("w")

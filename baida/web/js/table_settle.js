@@ -52,8 +52,10 @@ export function makeSettle(T) {
     st.matchOver = m.match_over;
     st.stored = true;
     st.source = source;
-    const wait = s.table && s.table.timing ? s.table.timing.between_hands : null;
-    // the hall deals the next hand this long after the result (sooner when all are ready)
+    // the hall deals the next hand this long after the result (sooner when all are ready):
+    // ``next_in`` counts from when the message was sent (after a reload, what is left)
+    const limit = s.table && s.table.timing ? s.table.timing.between_hands : null;
+    const wait = typeof m.next_in === "number" ? m.next_in : limit;
     if (source === "hand_result" && !m.match_over && typeof wait === "number") st.nextAt = performance.now() + wait * 1000;
     clearTimeout(storeTimer);
     loadNonwinners(st);

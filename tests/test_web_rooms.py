@@ -77,6 +77,11 @@ def test_an_invite_link_seats_a_friend_and_back_to_the_lobby_keeps_the_seat(web:
     host.locator("[data-act='copy-invite']").filter(has_text="已复制").wait_for()
     assert host.evaluate("navigator.clipboard.readText()") == link
     shot(host, f"invite-zh-{DESKTOP['width']}")
+    host.locator("#lang-toggle").click()
+    host.locator(".wait-count").filter(has_text="Waiting for 3 players").wait_for()
+    assert host.locator("[data-act='copy-invite']").inner_text() == "Copy the invite link"
+    shot(host, f"invite-en-{DESKTOP['width']}")
+    host.locator("#lang-toggle").click()
     # a friend in another browser follows the link without signing in: a guest, seated
     friend = web.page(PHONE)
     friend.goto(link)

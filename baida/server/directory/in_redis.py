@@ -41,7 +41,7 @@ Handler = Callable[[dict[str, Any]], None]
 Write = Callable[[Pipeline], Any]
 LOBBY_SECONDS = 1.0  # how stale another node's lobby changes may be when read here
 REDIS_SECONDS = 0.5  # the longest one Redis command may take (a hung Redis: a timeout)
-FLUSH_SECONDS = 1.0  # the longest a read waits for this node's queued writes
+FLUSH_SECONDS = 0.5  # the longest a read waits for this node's queued writes
 
 _RELEASE = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end

@@ -24,7 +24,7 @@ from test_server_nodes import node_processes, stop
 
 from baida.server.directory.in_redis import RedisDirectory
 from baida.server.store import Store
-from baida.server.web.auth import ROOM_FAILURES
+from baida.server.web.auth import LOGIN_FAILURES, ROOM_FAILURES
 
 if TYPE_CHECKING:
     from private_redis import PrivateRedis
@@ -262,6 +262,15 @@ async def test_a_node_dies_alone_and_the_nodes_die_with_their_supervisor(
             assert r.status_code == 404, r.text
         for _ in range(6):
             r = await fresh(hall, "POST", "/api/rooms", guesser, {"code": "ZZZZZZ"})
+            assert r.status_code == 429, r.text
+        # ... failed sign-ins too
+        for _ in range(LOGIN_FAILURES):
+            r = await fresh(hall, "POST", "/api/login", None, {"name": "nobody-here",
+                                                               "password": "wrong"})
+            assert r.status_code == 401, r.text
+        for _ in range(6):
+            r = await fresh(hall, "POST", "/api/login", None, {"name": "nobody-here",
+                                                               "password": "wrong"})
             assert r.status_code == 429, r.text
         # ... and a host's tables at every node
         host = await Client(hall).guest()

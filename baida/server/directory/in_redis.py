@@ -130,6 +130,7 @@ class RedisDirectory:
         self._handlers: dict[str, tuple[asyncio.AbstractEventLoop, Handler]] = {}
         self._listeners: dict[str, tuple[PubSub, PubSubWorkerThread]] = {}
         self._closing = threading.Event()
+        self._listener_said = -60.0  # when the listener's failure was last logged
         self._lobby: tuple[float, list[dict[str, Any]]] | None = None  # (read at, tables)
         self._writes: queue.Queue[Write | None] = queue.Queue()
         self._writer = threading.Thread(target=self._write_loop, name=f"directory-{node}",
@@ -370,7 +371,10 @@ class RedisDirectory:
         if self._closing.is_set():
             thread.stop()
             return
-        log.warning("node messages: Redis pub/sub failed (%s); retrying", error)
+        now = time.monotonic()
+        if now - self._listener_said >= 30.0:  # once per outage, not every second of it
+            log.warning("node messages: Redis pub/sub failed (%s); retrying", error)
+            self._listener_said = now
         self._closing.wait(1.0)  # redis-py subscribes again when it reconnects
 
     def send(self, node: str, message: dict[str, Any]) -> None:

@@ -148,10 +148,11 @@ def _stop(nodes: list[_Node]) -> None:
 
 
 def _start_all(nodes: list[_Node], argv: list[str], listener: socket.socket,
-               stopping: Callable[[], bool]) -> str | None:
-    """Start every node, node 0 first (on a new database it makes the standing tables the
-    others then share); None once all are ready, else what went wrong."""
-    for group in (nodes[:1], nodes[1:]):
+               stopping: Callable[[], bool], together: bool) -> str | None:
+    """Start every node: all at once (``together``) or node 0 first (on a new database it
+    makes the standing tables the others then share); None once all are ready, else what
+    went wrong."""
+    for group in ([nodes] if together else [nodes[:1], nodes[1:]]):
         for node in group:
             node.start(argv, len(nodes), listener)
         while not all(n.poll_ready() for n in group):
@@ -189,6 +190,7 @@ def supervise(args: argparse.Namespace, node_args: list[str], *, data_dir: Path,
     directory.close()
     store = Store(database_url, sqlite_synchronous=sqlite_synchronous)
     store.migrate()  # once, before the nodes open it
+    made = bool(store.tables.list(status="open"))  # the standing tables are there
     store.close()
 
     listener.set_inheritable(True)
@@ -202,7 +204,7 @@ def supervise(args: argparse.Namespace, node_args: list[str], *, data_dir: Path,
     signal.signal(signal.SIGTERM, stop_all)
     signal.signal(signal.SIGINT, stop_all)
     try:
-        failed = _start_all(nodes, node_args, listener, lambda: stopping)
+        failed = _start_all(nodes, node_args, listener, lambda: stopping, together=made)
         if failed == "stopped":
             return 0
         if failed is not None:

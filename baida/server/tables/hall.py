@@ -369,14 +369,12 @@ class Hall:
     async def close_table(self, table_id: int, reason: str) -> bool:
         actor = self.tables.get(table_id)
         if actor is None and self.role is not None:  # another node's: ask it
-            try:
-                owner = self.directory.owner(table_id)
-                if owner is None:
-                    return False
-                self.directory.send(owner, {"op": "close_table", "table": table_id,
-                                            "reason": reason})
-            except DirectoryUnavailable as exc:
-                raise HallError(str(exc)) from None
+            # (DirectoryUnavailable while Redis is out: the routes answer 503, try again)
+            owner = self.directory.owner(table_id)
+            if owner is None:
+                return False
+            self.directory.send(owner, {"op": "close_table", "table": table_id,
+                                        "reason": reason})
             return True
         if actor is None or actor.status == CLOSED:
             return False

@@ -4,6 +4,7 @@ test's own (``private_redis``), never the machine's."""
 
 from __future__ import annotations
 
+import statistics
 import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
@@ -12,7 +13,7 @@ import pytest
 
 from baida.server.directory.contained import ContainedDirectory
 from baida.server.directory.in_process import DirectoryUnavailable
-from baida.server.directory.in_redis import RedisDirectory
+from baida.server.directory.in_redis import REDIS_SECONDS, RedisDirectory
 from baida.server.web.auth import ROOM_FAILURES, LoginLimiter, RoomCodeLimiter
 
 if TYPE_CHECKING:
@@ -79,10 +80,10 @@ def test_a_hung_redis_never_holds_a_call_for_long(
         assert first < 1.6  # one timeout, then Redis is known to be out
         assert not a.available
         assert [t["id"] for t in lobby] == [1, 2]  # the last lobby read, with a's own
-        for _ in range(50):  # and from now on nothing waits for Redis
-            _, took = timed(lambda: (a.lobby(), a.owner(2), a.description(2), a.admitted(3, 77),
-                                     a.room("ABCDEF"), a.online_count()))
-            assert took < 0.05
+        took = [timed(lambda: (a.lobby(), a.owner(2), a.description(2), a.admitted(3, 77),
+                               a.room("ABCDEF"), a.online_count()))[1] for _ in range(50)]
+        # and from now on nothing waits for Redis (a timeout is REDIS_SECONDS)
+        assert max(took) < REDIS_SECONDS / 2 and statistics.median(took) < 0.005, took
         assert a.owner(2) == "node-1" and a.room("abcdef") == 3 and a.admitted(3, 77)
         with pytest.raises(DirectoryUnavailable):  # another node's code: not known here
             a.room("ZZZZZZ")

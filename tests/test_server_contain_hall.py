@@ -22,7 +22,7 @@ from hall_harness import Client
 from test_server_kill import FAST, free_port, until
 from test_server_nodes import node_processes, stop
 
-from baida.server.directory.in_redis import RedisDirectory
+from baida.server.directory.in_redis import REDIS_SECONDS, RedisDirectory
 from baida.server.store import Store
 from baida.server.web.auth import LOGIN_FAILURES, ROOM_FAILURES
 
@@ -196,7 +196,8 @@ async def test_play_goes_on_while_redis_hangs_dies_and_comes_back_empty(
             pings = await pinging
             assert statuses == [200] * 12 and min(sizes) >= 2, sizes
             p95 = statistics.quantiles(pings, n=20)[-1]
-            assert p95 < 0.25, f"ping p95 {p95:.3f} s in the hang: {sorted(pings)[-20:]}"
+            # (before: p95 4.4 s; one Redis timeout is REDIS_SECONDS)
+            assert p95 < REDIS_SECONDS, f"ping p95 {p95:.3f} s in the hang: {sorted(pings)[-20:]}"
             ready = {(await fresh(hall, "GET", "/healthz/ready")).status_code
                      for _ in range(8)}
             assert ready == {503}  # a proxy stops sending new players here

@@ -74,6 +74,7 @@ class ContainedDirectory:
         self._seen: dict[int, dict[str, Any]] = {}  # descriptions as last read
         self._online_seen = 0
         self._marked = False
+        self._write_failures = 0
         self._stop = threading.Event()
         self._raise_number = inner.register_script(_RAISE_NUMBER)
         self._hit = inner.register_script(_HIT)
@@ -99,6 +100,7 @@ class ContainedDirectory:
                         error)
 
     def _write_failed(self, error: Exception) -> None:
+        self._write_failures += 1
         self._down(error)
 
     def _ask(self, call: Callable[[], T], fallback: Callable[[], T]) -> T:
@@ -130,8 +132,8 @@ class ContainedDirectory:
             try:
                 if not self._up:
                     self.inner.ping()
+                    self._up = True  # this node's writes from now on queue behind the refill
                     self.refill()
-                    self._up = True
                     log.warning("directory: Redis is back; this node's tables are listed again")
                 elif not self._mark():
                     log.warning("directory: Redis lost this node's keys (restarted empty?); "
@@ -151,8 +153,26 @@ class ContainedDirectory:
         return not lost
 
     def refill(self) -> None:
-        """Write this node's share of the directory to Redis again (in the writer's order)."""
+        """Write this node's share of the directory to Redis again. It goes through the
+        writer's queue, so that it lands in order with this node's other writes: what it
+        holds is read when the writer sends it, and a change made after that follows it."""
+        failures = self._write_failures
+        self.inner.later(self._refill_into)
         self.inner.flush(timeout=5.0)
+        if self._write_failures != failures:
+            raise DirectoryUnavailable("writing this node's share to Redis failed")
+        owned = sorted(self._owned)
+        pipe = self.inner.pipeline()
+        for table_id in owned:
+            pipe.get(self.inner.key("owner", table_id))
+        for table_id, owner in zip(owned, pipe.execute(), strict=True):
+            if owner not in (None, self.node):
+                log.warning("directory: table %s is claimed by %s", table_id, owner)
+        self._marked = True
+        self.refills += 1
+
+    def _refill_into(self, pipe: Any) -> None:
+        """(In the writer thread.) Queue this node's share on ``pipe``."""
         with self._lock:
             owned = sorted(self._owned)
             listed = dict(self._listed)
@@ -162,7 +182,6 @@ class ContainedDirectory:
             online = {u: n for u, n in self._online.items() if n > 0}
             released = [t for t in self._released if t not in self._owned]
         key = self.inner.key
-        pipe = self.inner.pipeline()
         for table_id in released:
             self.inner.release_script(table_id, self.node, pipe)
         for table_id in owned:
@@ -189,12 +208,6 @@ class ContainedDirectory:
         for ruleset, number in highest.items():
             self._raise_number(keys=[key("numbers")], args=[ruleset, number], client=pipe)
         pipe.set(key("alive", self.node), "1", ex=MARK_TTL)
-        pipe.execute()
-        conflicts = [t for t in owned if self.inner.owner_now(t) not in (None, self.node)]
-        for table_id in conflicts:
-            log.warning("directory: table %s is claimed by another node", table_id)
-        self._marked = True
-        self.refills += 1
 
     # ---------------------------------------------------------------- tables
 

@@ -195,9 +195,11 @@ async def test_play_goes_on_while_redis_hangs_dies_and_comes_back_empty(
             sizes, statuses = await lobby_sizes(hall, 12)
             pings = await pinging
             assert statuses == [200] * 12 and min(sizes) >= 2, sizes
-            p95 = statistics.quantiles(pings, n=20)[-1]
-            # (before: p95 4.4 s; one Redis timeout is REDIS_SECONDS)
-            assert p95 < REDIS_SECONDS, f"ping p95 {p95:.3f} s in the hang: {sorted(pings)[-20:]}"
+            # before: p95 4.4 s. Now the first call that finds Redis hung waits for its
+            # timeouts (a flush and a command: 2 * REDIS_SECONDS at most), once per node,
+            # and nothing waits after that
+            assert len(pings) >= 10 and statistics.median(pings) < 0.1, pings
+            assert max(pings) < 2 * REDIS_SECONDS + 0.3, sorted(pings)
             ready = {(await fresh(hall, "GET", "/healthz/ready")).status_code
                      for _ in range(8)}
             assert ready == {503}  # a proxy stops sending new players here

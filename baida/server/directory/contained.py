@@ -392,6 +392,13 @@ class ContainedDirectory:
         key = self.inner.key("hits", name)
         return self._ask(lambda: int(self.inner.get(key) or 0), lambda: None)
 
+    def __getattr__(self, name: str) -> Any:
+        """What is not contained here is the Redis directory's own (uncontained)."""
+        inner = self.__dict__.get("inner")
+        if inner is None or name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(inner, name)
+
     # ---------------------------------------------------------------- lifetime
 
     def flush(self) -> None:

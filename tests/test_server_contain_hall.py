@@ -216,6 +216,20 @@ async def test_play_goes_on_while_redis_hangs_dies_and_comes_back_empty(
         # gone: the same; and then back with nothing in it
         private_redis.stop()
         await hands_go_on(players, "Redis gone")
+        # a new socket reaches each table, whichever node takes it: handed to the owner it
+        # knows, or told to try again (1013), never that the table does not exist
+        for _, table_id in players:
+            for _ in range(20):
+                watcher = await Client(hall).guest()
+                await watcher.open(table_id)
+                await until("an answer", lambda w=watcher: bool(w.log) or w.closed)
+                await watcher.close()
+                assert not watcher.of_type("error") or watcher.of_type("error")[0][
+                    "code"] == "try_again", watcher.log
+                if watcher.of_type("welcome"):
+                    break
+            else:
+                raise AssertionError(f"no new socket reached table {table_id}")
         sizes, statuses = await lobby_sizes(hall, 8)
         assert statuses == [200] * 8 and min(sizes) >= 2
         private_redis.start()

@@ -1,6 +1,6 @@
 """``python -m bench``: every benchmark, ours beside the anchors, in one run.
 
-Sections: ``evaluator`` (win test and shanten against the mahjong, xiangting, riichienv and
+Sections: ``evaluator`` (win test, shanten and waits against the mahjong, xiangting, riichienv and
 cmajiang packages), ``scoring`` (full Jiaxing and Wenling scores), ``engine`` (self-played
 hands per second). ``--markdown`` prints the table for BENCHMARKS.md.
 """

@@ -23,7 +23,8 @@ from ..tables.botpool import BotPool
 from ..tables.clock import Clock, LoopClock
 from ..tables.connection import Connection, User
 from ..tables.hall import Hall
-from .auth import LoginLimiter, RoomCodeLimiter, SessionCodec, load_secret
+from .auth import RoomCodeLimiter, SessionCodec, load_secret
+from .limits import GuestLimiter, LoginGate
 from .settings import HallSettings
 
 log = logging.getLogger("baida.server")
@@ -49,7 +50,8 @@ class Runtime:
         self.settings = settings
         self.clock: Clock = clock or LoopClock()
         self.metrics = Metrics(queued=lambda: Connection.queued)
-        self.limiter = LoginLimiter(self._now)
+        self.logins = LoginGate(self._now, settings.signins_per_address)
+        self.guests = GuestLimiter(self._now, settings.guests_per_hour)
         self.room_limiter = RoomCodeLimiter(self._now)
         self.tables_warm_seconds: float | None = None  # the evaluator tables, in this process
         self.directory: Directory = InProcessDirectory()
@@ -179,20 +181,21 @@ class Runtime:
 
     # ---------------------------------------------------------------- sessions
 
-    async def user_of(self, cookie: str | None) -> tuple[User, Any] | None:
-        """The signed-in, active account of a session cookie (and the account row)."""
+    async def user_of(self, cookie: str | None) -> tuple[User, Any, str] | None:
+        """The signed-in, active account of a session cookie: (user, account row, session
+        token); None when the cookie is not validly signed or its session is not open."""
         assert self.codec is not None and self.db is not None
-        found = self.codec.load(cookie)
-        if found is None:
+        token = self.codec.load(cookie)
+        if token is None:
             return None
-        uid, version = found
         try:
-            account = await self.db.read(lambda s: s.accounts.get(uid))
-        except Exception:
+            account = await self.db.read(lambda s: s.accounts.by_session(token))
+        except Exception:  # the database is away: nobody is signed in until it is back
+            log.exception("could not look a session up")
             return None
-        if account.session_version != version or account.suspended:
+        if account is None or account.suspended:
             return None
-        return User(account.id, account.name, account.role, account.is_guest), account
+        return User(account.id, account.name, account.role, account.is_guest), account, token
 
     def origin_ok(self, origin: str | None, host: str | None) -> bool:
         """A browser's ``Origin`` must be this hall (or a configured one)."""

@@ -238,3 +238,28 @@ async def test_names_are_refused_with_the_rule_they_break(tmp_path: Path, name: 
         r = await guest.http.patch("/api/me", json={"name": name}, headers=guest.headers())
         assert r.status_code == 400 and r.json()["code"] == code
         assert (await guest.http.get("/api/me")).json()["me"]["name"] == guest.me["name"]
+
+
+async def test_a_cookie_of_the_old_kind_is_traded_once_for_a_session(tmp_path: Path) -> None:
+    """Cookies signed before the hall kept sessions (an account id and its session version)
+    still open their account once, for a session of the new kind, so nobody's guest is lost
+    at the upgrade; the old cookie then stops working."""
+    async with running_hall(tmp_path) as hall:
+        me = await Client(hall).guest()
+        rt = hall.runtime
+        account = await rt.db.read(lambda s: s.accounts.get(me.me["id"]))
+        serializer = rt.codec._serializer
+        legacy = serializer.dumps({"u": account.id, "v": account.session_version})
+        async with with_cookie(hall, legacy) as browser:
+            r = await browser.get("/api/session")
+            assert r.json()["me"]["id"] == account.id
+        traded = httpx.Cookies()
+        traded.extract_cookies(r)
+        assert traded.get(COOKIE) and traded.get(COOKIE) != legacy
+        async with with_cookie(hall, traded.get(COOKIE)) as browser:
+            assert (await browser.get("/api/me")).status_code == 200
+        async with with_cookie(hall, legacy) as replay:  # once only
+            assert (await replay.get("/api/me")).status_code == 401
+        forged = serializer.dumps({"u": account.id, "v": account.session_version + 5})
+        async with with_cookie(hall, forged) as other:
+            assert (await other.get("/api/me")).status_code == 401

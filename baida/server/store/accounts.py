@@ -241,6 +241,21 @@ class Accounts:
             row = lookup(session, token, self._clock())
             return None if row is None else _account(*row)
 
+    def adopt_legacy(self, user_id: int, version: int) -> tuple[Account, str] | None:
+        """A session for a cookie of the old kind (an account id and its session version),
+        if the version is still the account's; the version is bumped, so that cookie works
+        once: (the account, the new session's token), else None."""
+
+        def work(session: Session) -> tuple[Account, str] | None:
+            row = session.execute(select(User, Wallet).join(Wallet, Wallet.user_id == User.id)
+                                  .where(User.id == user_id).with_for_update()).first()
+            if row is None or row[0].session_version != version or row[0].suspended:
+                return None
+            row[0].session_version += 1
+            return _account(*row), open_session(session, user_id, self._clock())
+
+        return self._sessions.transact(work)
+
     def close_session(self, token: str) -> None:
         """Sign one session out."""
         with self._sessions.write() as session:

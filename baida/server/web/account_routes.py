@@ -15,8 +15,16 @@ from starlette.routing import Route
 
 from ..ops.logs import fields
 from ..store.errors import AccountSuspended, AuthenticationFailed
-from ..store.logins import SESSION_DAYS
-from .api import ApiError, body, client_address, endpoint, error, field, runtime_of
+from .api import (
+    ApiError,
+    body,
+    client_address,
+    endpoint,
+    error,
+    field,
+    runtime_of,
+    set_session_cookie,
+)
 from .auth import COOKIE, DEVICE_COOKIE, DEVICE_DAYS
 from .limits import Refusal, login_key
 from .runtime import Runtime
@@ -44,13 +52,11 @@ async def open_session(rt: Runtime, account: Any, status: int = 200, *,
     assert rt.codec is not None and rt.db is not None
     token = await rt.db.write(lambda s: s.accounts.open_session(account.id))
     response = JSONResponse({"me": me_json(rt, account, token)}, status_code=status)
-    secure = rt.settings.secure_cookies
-    response.set_cookie(COOKIE, rt.codec.dump(token), max_age=SESSION_DAYS * 86400, httponly=True,
-                        samesite="lax", secure=secure, path="/")
+    set_session_cookie(rt, response, token)
     if device:
         response.set_cookie(DEVICE_COOKIE, rt.codec.dump_device(login_key(account.name)),
                             max_age=DEVICE_DAYS * 86400, httponly=True, samesite="strict",
-                            secure=secure, path="/api/")
+                            secure=rt.settings.secure_cookies, path="/api/")
     return response
 
 

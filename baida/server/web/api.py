@@ -30,6 +30,7 @@ from ..store.errors import (
     NotFound,
     StoreError,
 )
+from ..store.logins import SESSION_DAYS
 from ..tables.chat import PHRASES
 from ..tables.config import ConfigError
 from ..tables.connection import User
@@ -83,7 +84,10 @@ def endpoint(*, auth: bool = False, csrf: bool = True) -> Callable[[Handler], Ha
             if unsafe and not rt.origin_ok(request.headers.get("origin"),
                                            request.headers.get("host")):
                 return error(403, "this request did not come from the hall's own page")
-            found = await rt.user_of(request.cookies.get(COOKIE))
+            cookie = request.cookies.get(COOKIE)
+            found = await rt.user_of(cookie)
+            adopted = None if found is not None or not cookie else await rt.adopt_legacy(cookie)
+            found = found or adopted
             request.state.user = found[0] if found else None
             request.state.account = found[1] if found else None
             request.state.session = found[2] if found else None
@@ -95,7 +99,10 @@ def endpoint(*, auth: bool = False, csrf: bool = True) -> Callable[[Handler], Ha
                 if not rt.codec.csrf_ok(found[2], token):
                     return error(403, "missing or wrong X-CSRF-Token")
             try:
-                return await fn(request)
+                response = await fn(request)
+                if adopted is not None and b"set-cookie" not in dict(response.raw_headers):
+                    set_session_cookie(rt, response, adopted[2])
+                return response
             except ApiError as exc:
                 return error(exc.status, exc.message, exc.code)
             except NameTaken as exc:
@@ -114,6 +121,14 @@ def endpoint(*, auth: bool = False, csrf: bool = True) -> Callable[[Handler], Ha
         return run
 
     return wrap
+
+
+def set_session_cookie(rt: Runtime, response: Response, token: str) -> None:
+    """The session cookie of session ``token`` on ``response``."""
+    assert rt.codec is not None
+    response.set_cookie(COOKIE, rt.codec.dump(token), max_age=SESSION_DAYS * 86400,
+                        httponly=True, samesite="lax", secure=rt.settings.secure_cookies,
+                        path="/")
 
 
 async def body(request: Request, limit: int = MAX_BODY) -> Any:

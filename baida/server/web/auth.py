@@ -62,6 +62,17 @@ class SessionCodec:
         token = data.get("s") if isinstance(data, dict) else None
         return token if isinstance(token, str) else None
 
+    def load_legacy(self, cookie: str | None) -> tuple[int, int] | None:
+        """(user id, session version) of a cookie signed before sessions were kept by the
+        hall (``{"u", "v"}``), else None: the hall trades it once for a session."""
+        data = _loads(self._serializer, cookie, SESSION_DAYS)
+        if not isinstance(data, dict):
+            return None
+        uid, version = data.get("u"), data.get("v")
+        if type(uid) is not int or type(version) is not int:
+            return None
+        return uid, version
+
     def dump_device(self, account: str) -> str:
         """A device cookie for a browser that signed in to ``account`` (a login key)."""
         return self._devices.dumps({"d": secrets.token_urlsafe(12), "a": account})

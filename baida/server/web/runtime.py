@@ -197,6 +197,19 @@ class Runtime:
             return None
         return User(account.id, account.name, account.role, account.is_guest), account, token
 
+    async def adopt_legacy(self, cookie: str | None) -> tuple[User, Any, str] | None:
+        """A session for a signed cookie of the kind made before sessions were kept by the
+        hall, once (``auth.SessionCodec.load_legacy``); the caller sets the new cookie."""
+        assert self.codec is not None and self.db is not None
+        legacy = self.codec.load_legacy(cookie)
+        if legacy is None:
+            return None
+        adopted = await self.db.write(lambda s: s.accounts.adopt_legacy(*legacy))
+        if adopted is None:
+            return None
+        account, token = adopted
+        return User(account.id, account.name, account.role, account.is_guest), account, token
+
     def origin_ok(self, origin: str | None, host: str | None) -> bool:
         """A browser's ``Origin`` must be this hall (or a configured one)."""
         if origin is None:

@@ -5,6 +5,7 @@ changes, and names that cannot pass for another's."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -22,6 +23,7 @@ from baida.server.web.limits import (
 )
 
 pytestmark = pytest.mark.anyio
+pytest_plugins = ["store_support"]
 OWNER = {"name": "小明", "password": "correct horse"}
 
 
@@ -157,8 +159,14 @@ async def test_signing_out_revokes_the_session(tmp_path: Path) -> None:
             assert (await replay.get("/api/session")).json() == {"me": None}
 
 
-async def test_registering_rotates_the_guest_cookie(tmp_path: Path) -> None:
-    async with running_hall(tmp_path) as hall:
+def database(databases: Any) -> str | None:
+    """The hall's database: SQLite in its folder, or a fresh PostgreSQL schema."""
+    return None if databases.kind == "sqlite" else databases.url()
+
+
+async def test_registering_rotates_the_guest_cookie(tmp_path: Path,
+                                                    databases: Any) -> None:
+    async with running_hall(tmp_path, database=database(databases)) as hall:
         me = await Client(hall).guest()
         guest_cookie = me.http.cookies.get(COOKIE)
         r = await me.post("/api/register", OWNER)
@@ -172,8 +180,9 @@ async def test_registering_rotates_the_guest_cookie(tmp_path: Path) -> None:
         assert not r.json()["me"]["guest"]
 
 
-async def test_a_password_change_revokes_every_other_session(tmp_path: Path) -> None:
-    async with running_hall(tmp_path) as hall:
+async def test_a_password_change_revokes_every_other_session(tmp_path: Path,
+                                                             databases: Any) -> None:
+    async with running_hall(tmp_path, database=database(databases)) as hall:
         first = await registered(hall)
         second = Client(hall)
         r = await second.http.post("/api/login", json=OWNER)

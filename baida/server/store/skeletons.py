@@ -56,6 +56,12 @@ def _prototypes() -> dict[str, str]:
     return prototypes
 
 
+def warm() -> None:
+    """Build the table of prototypes now (a fraction of a second) rather than at the first
+    name a player chooses, in the hall's writer thread."""
+    _prototypes()
+
+
 def skeleton(key: str) -> str:
     """The TR 39 skeleton of ``key``: NFD, each character by its class's prototype, NFD."""
     table = _prototypes()

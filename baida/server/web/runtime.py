@@ -18,6 +18,7 @@ from argon2 import PasswordHasher
 from ..directory.in_process import Directory, InProcessDirectory
 from ..ops.logs import fields
 from ..ops.metrics import Metrics
+from ..store.skeletons import warm as warm_skeletons
 from ..store.writer import StoreWriter
 from ..tables.botpool import BotPool
 from ..tables.clock import Clock, LoopClock
@@ -80,6 +81,7 @@ class Runtime:
                            starting_balance=s.starting_balance,
                            sqlite_synchronous=s.sqlite_synchronous)
         self.store.migrate()
+        warm_skeletons()
         self.bots = BotPool(workers=s.bot_workers, warm=s.warm_up)
         workers = asyncio.ensure_future(self.bots.start())  # they warm while this one does
         if s.warm_up:

@@ -616,7 +616,8 @@ def test_tuoguan_marker_take_back_and_a_quick_phrase(
     # 我来打 sends resume: the seat is the player's again and the marker goes
     page.locator(".banner-auto [data-focus-key='resume']").click()
     page.wait_for_function("window.baidaTable.state.modes[0] === 'player'")
-    assert banner.count() == 0 and page.locator(".seat-bottom .badge-auto").count() == 0
+    banner.wait_for(state="detached")  # drawn at the next frame
+    assert page.locator(".seat-bottom .badge-auto").count() == 0
     assert web.hall.call(lambda: actor.driver.modes[0].value) == "player"
     # a quick phrase goes to the table and comes back in the chat
     phrase = page.locator(".phrases button").first
@@ -666,8 +667,7 @@ def test_the_silver_change_in_the_settlement_of_a_silver_table(
     assert table["stakes"] == "silver"
     page.goto(f"{web.hall.base}/#/table/{table['id']}")
     page.locator(".wait-seat button").first.click()  # 坐这里
-    page.get_by_role("button", name="空位补机器人").click()
-    page.get_by_role("button", name="准备", exact=True).click()
+    page.get_by_role("button", name="空位补机器人，开始").click()  # and ready: one click
     prompt = wait_prompt(page)
     assert "win" in prompt["types"]
     page.keyboard.press("w")

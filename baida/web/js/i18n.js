@@ -30,7 +30,7 @@ const STRINGS = {
   "signin.password": ["密码", "Password"],
   "signin.login": ["登录", "Sign in"],
   "signin.register": ["注册", "Register"],
-  "signin.register_hint": ["游客注册后保留银子和牌局记录。", "A guest who registers keeps their silver and hands."],
+  "signin.register_hint": ["游客注册后保留牌局记录，银子最多保留初始数额；请另取一个不像“游客”的名字。", "A guest who registers keeps their hands, and their silver up to the starting amount; choose a name of your own (not Guest…)."],
   "signin.as": ["你好，{name}", "Hello, {name}"],
   // the hall's refusals by their code (docs/protocol.md); {msg} is the server's English
   "err.guests_limited": ["这个网络地址一小时内创建的游客已达上限，请注册、登录或稍后再试。", "{msg}"],

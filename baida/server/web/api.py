@@ -35,6 +35,7 @@ from ..tables.config import ConfigError
 from ..tables.connection import User
 from ..tables.hall import HallError
 from .auth import COOKIE, SESSION_DAYS
+from .guard import MAX_BODY, MAX_RECORD
 from .review import decision_review, hand_review
 from .runtime import Runtime
 from .verify import verify_record
@@ -42,8 +43,6 @@ from .waits import WaitsError, hand_waits
 
 log = logging.getLogger(__name__)
 
-MAX_BODY = 64 * 1024
-MAX_RECORD = 2 * 1024 * 1024
 WAITS_CACHE_SIZE = 2048
 _WAITS_CACHE: dict[bytes, Any] = {}  # request body -> answer (oldest first)
 BUSY = "the hall's bot workers are busy: ask again in a moment"
@@ -524,20 +523,34 @@ def _user(request: Request) -> User:
     return user
 
 
+MAX_ID = 2**63 - 1  # the largest id a database row can have (a signed 64-bit integer)
+
+
+def _digits(raw: str) -> int | None:
+    """``raw`` as a whole number if it is 1-19 ASCII digits and fits in a row id."""
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 19):
+        return None
+    value = int(raw)
+    return value if value <= MAX_ID else None
+
+
 def _path_int(request: Request, name: str) -> int:
-    try:
-        return int(request.path_params[name])
-    except (KeyError, ValueError):
-        raise ApiError(404, "not found") from None
+    """The path's id ``name``; a 404 for anything that cannot be a row's id."""
+    value = _digits(str(request.path_params.get(name, "")))
+    if value is None:
+        raise ApiError(404, "not found")
+    return value
 
 
 def _int_param(request: Request, name: str) -> int | None:
+    """The query's whole number ``name`` (None when absent); a 400 when it is not one."""
     raw = request.query_params.get(name)
     if raw is None:
         return None
-    if not raw.isdigit() or len(raw) > 18:
-        raise ApiError(400, f"{name}: a whole number")
-    return int(raw)
+    value = _digits(raw)
+    if value is None:
+        raise ApiError(400, f"{name}: a whole number from 0 to {MAX_ID}")
+    return value
 
 
 ROUTES = [

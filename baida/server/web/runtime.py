@@ -24,6 +24,7 @@ from ..tables.clock import Clock, LoopClock
 from ..tables.connection import Connection, User
 from ..tables.hall import Hall
 from .auth import LoginLimiter, RoomCodeLimiter, SessionCodec, load_secret
+from .limits import Limits, TrustedProxies
 from .settings import HallSettings
 
 log = logging.getLogger("baida.server")
@@ -51,6 +52,11 @@ class Runtime:
         self.metrics = Metrics(queued=lambda: Connection.queued)
         self.limiter = LoginLimiter(self._now)
         self.room_limiter = RoomCodeLimiter(self._now)
+        self.limits = Limits(request_timeout=settings.request_timeout,
+                             connections_per_address=settings.connections_per_address,
+                             sockets_per_address=settings.sockets_per_address,
+                             sockets_per_account=settings.sockets_per_account,
+                             proxies=TrustedProxies(settings.forwarded_allow_ips))
         self.tables_warm_seconds: float | None = None  # the evaluator tables, in this process
         self.directory: Directory = InProcessDirectory()
         # serves a connection another node handed over, its request already read (``baida

@@ -30,6 +30,12 @@ class HallSettings:
     client_burst: float = 24.0  # ... and at once
     db_process: bool = True  # the tables' actions, deals and hand ends in a process of their own
     node: NodeRole | None = None  # one of several nodes (``baida serve --nodes``); None: alone
+    request_timeout: float = 10.0  # seconds for a request's headers and body
+    connections_per_address: int = 64  # open HTTP and socket connections of one address
+    sockets_per_address: int = 32  # table sockets of one address
+    sockets_per_account: int = 8  # table sockets of one account
+    forwarded_allow_ips: str = ""  # proxies whose X-Forwarded-For is believed ("": none)
+    password_workers: int = 1  # threads hashing passwords at once
 
     @property
     def database_url(self) -> str:

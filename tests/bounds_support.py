@@ -19,7 +19,7 @@ async def stream_body(host: str, port: int, path: str, total: int, chunk: int = 
 
     async def send() -> None:
         nonlocal sent
-        with contextlib.suppress(ConnectionError):
+        with contextlib.suppress(OSError):
             while sent < total:
                 writer.write(piece)
                 await writer.drain()
@@ -30,11 +30,30 @@ async def stream_body(host: str, port: int, path: str, total: int, chunk: int = 
     sending = asyncio.create_task(send())
     try:
         line = await asyncio.wait_for(reader.readline(), timeout)
+    except ConnectionError:  # closed before the answer could be read
+        line = b""
     finally:
         sending.cancel()
         await asyncio.gather(sending, return_exceptions=True)
         writer.close()
-        with contextlib.suppress(ConnectionError):
+        with contextlib.suppress(OSError):
             await writer.wait_closed()
     parts = line.split()
     return (int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0), sent
+
+
+async def declared_body(host: str, port: int, path: str, length: int,
+                        timeout: float = 10.0) -> int:
+    """POST to ``path`` saying ``Content-Length: length`` and sending none of it: the status
+    the hall answers with (0: none)."""
+    reader, writer = await asyncio.open_connection(host, port)
+    writer.write(f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+                 f"Content-Length: {length}\r\n\r\n".encode())
+    try:
+        line = await asyncio.wait_for(reader.readline(), timeout)
+    finally:
+        writer.close()
+        with contextlib.suppress(OSError):
+            await writer.wait_closed()
+    parts = line.split()
+    return int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0

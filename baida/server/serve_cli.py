@@ -158,6 +158,13 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.nodes <= 64:
         print("baida serve: --nodes must be 1-64", file=sys.stderr)
         return 2
+    if args.node_index is not None:  # a node of --nodes: it stops when its supervisor dies
+        import os
+        import signal
+
+        from .ops.orphans import die_with_parent
+
+        die_with_parent(os.getppid(), signal.SIGTERM)
     setup_logging(args.log_format, args.log_level)
     from .web.limits import raise_descriptor_limit
 

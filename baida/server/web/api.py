@@ -37,7 +37,7 @@ from ..tables.hall import HallError
 from .auth import COOKIE, SESSION_DAYS
 from .guard import MAX_BODY, MAX_RECORD
 from .review import decision_review, hand_review
-from .runtime import Runtime
+from .runtime import HashingBusy, Runtime
 from .verify import verify_record
 from .waits import WaitsError, hand_waits
 
@@ -102,6 +102,8 @@ def endpoint(*, auth: bool = False, csrf: bool = True) -> Callable[[Handler], Ha
                 return error(404, "not found")
             except StoreError as exc:
                 return error(409, str(exc))
+            except HashingBusy as exc:
+                return error(503, str(exc))
 
         return run
 
@@ -184,11 +186,11 @@ async def register(request: Request) -> Response:
         if not rt.codec.csrf_ok(current.id, current.session_version,
                                 request.headers.get("x-csrf-token")):
             return error(403, "missing or wrong X-CSRF-Token")
-        account = await rt.db.write(
+        account = await rt.hashing(
             lambda s: s.accounts.upgrade_guest(current.id, password, name=name)
         )
     else:
-        account = await rt.db.write(lambda s: s.accounts.register(name, password))
+        account = await rt.hashing(lambda s: s.accounts.register(name, password))
     return signed_in(rt, account, 201)
 
 
@@ -205,7 +207,7 @@ async def login(request: Request) -> Response:
             "login_limited", login=name[:40], address=address))
         return error(429, "too many failed sign-ins; try again in a few minutes")
     try:
-        account = await rt.db.read(lambda s: s.accounts.authenticate(name, password))
+        account = await rt.hashing(lambda s: s.accounts.authenticate(name, password))
     except (AuthenticationFailed, AccountSuspended) as exc:
         rt.limiter.failed(address, name)
         rt.metrics.logins.labels(outcome="failed").inc()

@@ -8,9 +8,11 @@ import logging
 import os
 import socket
 import sys
+import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from argon2 import PasswordHasher
@@ -28,6 +30,23 @@ from .limits import Limits, TrustedProxies
 from .settings import HallSettings
 
 log = logging.getLogger("baida.server")
+T = TypeVar("T")
+HASHING_QUEUE = 256  # password checks waiting for a hashing thread; more are refused (busy)
+
+
+class HashingBusy(RuntimeError):
+    """Too many password checks are waiting: ask again in a moment."""
+
+
+def _hashing_thread() -> None:
+    """A password-hashing thread runs below the event loop's priority (Linux: a thread's
+    nice value is its own, and argon2's own threads inherit it), so hashing uses the CPU the
+    tables leave."""
+    if hasattr(os, "setpriority"):
+        try:
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+        except OSError:
+            pass
 
 
 def tune_gc() -> None:
@@ -71,6 +90,12 @@ class Runtime:
         self.codec: SessionCodec | None = None
         self.watchdog: Any = None
         self.started_at = time.time()
+        # argon2 hashing (sign-in, registration): a few threads of its own, never the event
+        # loop, the database writer or the readers the tables and the lobby wait on
+        self.passwords = ThreadPoolExecutor(max_workers=settings.password_workers,
+                                            thread_name_prefix="baida-passwords",
+                                            initializer=_hashing_thread)
+        self.hashing_waiting = 0
 
     async def start(self) -> None:
         from ..store import Store
@@ -166,8 +191,21 @@ class Runtime:
             if self.db.process is not None:
                 await self.db.process.close()
             self.db.close()
+        self.passwords.shutdown(wait=False, cancel_futures=True)
         if self.store is not None:
             self.store.close()
+
+    async def hashing(self, fn: Callable[[Any], T]) -> T:
+        """``fn(store)`` for work that hashes a password, in the hashing threads (at most
+        ``password_workers`` at once); ``HashingBusy`` when too many already wait."""
+        if self.hashing_waiting >= HASHING_QUEUE:
+            raise HashingBusy("too many sign-ins at once; try again in a moment")
+        self.hashing_waiting += 1
+        try:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self.passwords, fn, self.store)
+        finally:
+            self.hashing_waiting -= 1
 
     def _now(self) -> float:
         return self.clock.now()

@@ -117,9 +117,12 @@ async def body(request: Request, limit: int = MAX_BODY) -> Any:
     if not raw:
         return {}
     try:
-        return orjson.loads(raw)
+        data = orjson.loads(raw)
     except orjson.JSONDecodeError:
         raise ApiError(400, "the request body is not JSON") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "the request body is a JSON object")
+    return data
 
 
 def field(obj: Any, name: str, kind: type = str, required: bool = True) -> Any:

@@ -17,7 +17,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..tables.clock import Clock
-from . import admin, api
+from . import admin, api, openapi
 from .guard import BodyLimit, SecurityHeaders
 from .runtime import Runtime
 from .settings import HallSettings
@@ -101,6 +101,7 @@ def create_app(settings: HallSettings, clock: Clock | None = None) -> HallApp:
     routes = [
         *api.ROUTES,
         *admin.ROUTES,
+        *openapi.ROUTES,
         Route("/", index, methods=["GET"]),
     ]
     if WEB.is_dir():

@@ -2,7 +2,7 @@
 leaves its memory where it was, 500 connections sending their headers a byte at a time
 leave ``/healthz`` answering (and are cut off at the request deadline), and a hall killed
 with ``kill -9`` leaves none of its children (bot worker, database process,
-multiprocessing's resource tracker) running."""
+multiprocessing's resource tracker), nor a killed supervisor of ``--nodes`` its nodes."""
 
 from __future__ import annotations
 
@@ -11,12 +11,18 @@ import contextlib
 import os
 import signal
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+from uuid import uuid4
 
 import httpx
 import pytest
 from bounds_support import declared_body, stream_body
 from test_server_kill import free_port, start
+from test_server_nodes import REDIS
+
+from baida.server.directory.in_redis import DirectoryUnavailable, RedisDirectory
 
 pytestmark = pytest.mark.anyio
 MB = 1024 * 1024
@@ -147,29 +153,54 @@ async def test_slow_headers_do_not_hold_the_hall(tmp_path: Path) -> None:
         hall.wait()
 
 
-async def test_a_killed_hall_leaves_no_process_behind(tmp_path: Path) -> None:
-    port = free_port()
-    hall = start(tmp_path, port, "--bot-workers", "2")
+async def _killed_leaves_nothing(hall: Any, wanted: Callable[[dict[int, bytes]], bool]) -> None:
+    """Wait until ``wanted`` holds of the hall's descendants (pid -> command line), kill -9 the
+    hall, and check that every one of them ends within 15 s."""
+    names: dict[int, bytes] = {}
     try:
         deadline = time.monotonic() + 30
-        kids: set[int] = set()
         while time.monotonic() < deadline:
-            kids = children(hall.pid)
-            if len(kids) >= 4:  # two bot workers, the resource tracker, the database
+            names = {}
+            for pid in children(hall.pid):
+                with contextlib.suppress(OSError):
+                    names[pid] = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+            if wanted(names):
                 break
             await asyncio.sleep(0.1)
-        names = {pid: Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
-                 for pid in kids}
-        assert any(b"resource_tracker" in n for n in names.values()), names
-        assert any(b"db_process_worker" in n for n in names.values()), names
-        assert sum(b"spawn_main" in n for n in names.values()) == 2, names
+        assert wanted(names), names
     finally:
         os.kill(hall.pid, signal.SIGKILL)
         hall.wait()
     deadline = time.monotonic() + 15
-    while time.monotonic() < deadline and any(alive(pid) for pid in kids):
+    while time.monotonic() < deadline and any(alive(pid) for pid in names):
         await asyncio.sleep(0.1)
-    left = {pid: names[pid] for pid in kids if alive(pid)}
+    left = {pid: names[pid] for pid in names if alive(pid)}
     for pid in left:
         os.kill(pid, signal.SIGKILL)
     assert not left, f"still running after the hall was killed: {left}"
+
+
+async def test_a_killed_hall_leaves_no_process_behind(tmp_path: Path) -> None:
+    hall = start(tmp_path, free_port(), "--bot-workers", "2")
+
+    def all_there(names: dict[int, bytes]) -> bool:
+        return (any(b"resource_tracker" in n for n in names.values())
+                and any(b"db_process_worker" in n for n in names.values())
+                and sum(b"spawn_main" in n for n in names.values()) == 2)
+
+    await _killed_leaves_nothing(hall, all_there)
+
+
+async def test_a_killed_supervisor_leaves_no_node_behind(tmp_path: Path) -> None:
+    try:
+        RedisDirectory(REDIS, "probe", f"baida-test-{uuid4().hex}").close()
+    except DirectoryUnavailable as exc:
+        pytest.skip(f"no Redis for a hall of nodes: {exc}")
+    hall = start(tmp_path, free_port(), "--nodes", "2", "--bot-workers", "1", "--redis", REDIS,
+                 "--redis-prefix", f"baida-test-{uuid4().hex}", within=120)
+
+    def all_there(names: dict[int, bytes]) -> bool:
+        return (sum(b"--node-index" in n for n in names.values()) == 2
+                and sum(b"spawn_main" in n for n in names.values()) == 2)
+
+    await _killed_leaves_nothing(hall, all_there)

@@ -188,3 +188,31 @@ def test_a_counter_keeps_each_key_under_its_cap() -> None:
     for _ in range(5):
         counter.give_back("a")
     assert "a" not in counter.open
+
+
+async def test_password_hashing_has_threads_of_its_own_below_the_loops_priority(
+        tmp_path: Path) -> None:
+    import os
+    import threading
+
+    from baida.server.web.runtime import HASHING_QUEUE, HashingBusy
+
+    async with running_hall(tmp_path) as hall:
+        rt = hall.runtime
+
+        def where(store: Any) -> tuple[str, int]:
+            me = threading.current_thread()
+            return me.name, os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+        name, nice = await rt.hashing(where)
+        assert name.startswith("baida-passwords")
+        assert nice == os.getpriority(os.PRIO_PROCESS, 0) + 10 or nice == 19
+        rt.hashing_waiting = HASHING_QUEUE  # as many as may wait: the next is refused
+        try:
+            with pytest.raises(HashingBusy):
+                await rt.hashing(where)
+            async with httpx.AsyncClient(base_url=hall.base) as http:
+                r = await http.post("/api/login", json={"name": "someone", "password": "x" * 9})
+            assert r.status_code == 503 and "try again" in r.json()["error"]
+        finally:
+            rt.hashing_waiting = 0

@@ -158,13 +158,6 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.nodes <= 64:
         print("baida serve: --nodes must be 1-64", file=sys.stderr)
         return 2
-    if args.node_index is not None:  # a node of --nodes: it stops when its supervisor dies
-        import os
-        import signal
-
-        from .ops.orphans import die_with_parent
-
-        die_with_parent(os.getppid(), signal.SIGTERM)
     setup_logging(args.log_format, args.log_level)
     from .web.limits import raise_descriptor_limit
 
@@ -176,6 +169,15 @@ def run(args: argparse.Namespace) -> int:
         return supervise(args, node_flags(args), data_dir=settings.data_dir,
                          database_url=settings.database_url,
                          sqlite_synchronous=settings.sqlite_synchronous)
+    if settings.node is not None:  # held until this process ends: a new supervisor waits
+        from .nodes import lifeline
+
+        try:
+            lock = lifeline.hold(lifeline.lock_path(settings.node.folder, settings.node.name))
+        except BlockingIOError:
+            print(f"baida serve: {settings.node.name} of this hall is already running",
+                  file=sys.stderr)
+            return 1
     app = create_app(settings)
     where = {} if args.listen_fd is None else {"fd": args.listen_fd}  # a node: the shared socket
     config = server_config(app, settings.host, settings.port, log_config=None, lifespan="on",
@@ -185,4 +187,6 @@ def run(args: argparse.Namespace) -> int:
                          ready_fd=args.ready_fd)
     app.runtime.adopt = functools.partial(adopt, server)  # connections other nodes hand over
     server.run()
+    if settings.node is not None:
+        lock.close()
     return 0

@@ -98,6 +98,8 @@ PATHS: dict[str, dict[str, Any]] = {
     "/api/me/hands": {"get": _op("The hands the account played, newest first, 30 a page",
                                  auth=True, params=[_query_id("before", "hands older than "
                                                               "this hand id")])},
+    "/api/me/tables": {"get": _op("The tables where the account holds a seat in a match in "
+                                  "progress", auth=True)},
     "/api/hands/{hand_id}/record": {"get": _op(
         "A finished hand's game record (its players and operators)", auth=True,
         errors=("404",), params=[*HAND, {"name": "download", "in": "query", "required": False,
@@ -165,6 +167,9 @@ PATHS: dict[str, dict[str, Any]] = {
                 "key": {"type": "string"}, "nonce": {"type": "string"},
                 "csrf": {"type": "string"}}}}}})},
     "/healthz": {"get": _op("Whether the hall and its database answer", errors=("503",))},
+    "/healthz/ready": {"get": _op("Whether this node is ready to serve (its database and "
+                                  "directory answer)", errors=("503",))},
+    "/healthz/live": {"get": _op("Whether this process's event loop answers")},
     "/metrics": {"get": _op("Prometheus metrics", media="text/plain")},
     "/": {"get": _op("The browser client", media="text/html")},
 }

@@ -8,6 +8,8 @@ Content-Security-Policy and its companions to every HTTP answer.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
@@ -40,15 +42,36 @@ def body_limit(path: str) -> int:
     return BODY_LIMITS.get(path, MAX_BODY)
 
 
-async def _refuse(send: Send, status: int, message: str) -> None:
-    """A JSON error that also closes the connection (what is left of the body is not read)."""
+DRAIN_SECONDS = 2.0  # after a refusal, how long the rest of a body is read and dropped
+DRAIN_BYTES = 16 * 1024 * 1024  # ... and how much of it at most
+
+
+async def _refuse(send: Send, status: int, message: str, receive: Receive | None = None) -> None:
+    """A JSON error that also closes the connection. The connection stays open a moment
+    while what is left of the body is read and dropped (at most ``DRAIN_SECONDS`` and
+    ``DRAIN_BYTES``, never kept), so that a client still sending reads the answer before the
+    close resets the connection."""
     payload = b'{"error":"' + message.encode() + b'"}'
     await send({"type": "http.response.start", "status": status, "headers": [
         (b"content-type", b"application/json"),
         (b"content-length", str(len(payload)).encode()),
         (b"connection", b"close"),
     ]})
-    await send({"type": "http.response.body", "body": payload})
+    await send({"type": "http.response.body", "body": payload, "more_body": receive is not None})
+    if receive is None:
+        return
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(_drop_body(receive), DRAIN_SECONDS)
+    await send({"type": "http.response.body", "body": b""})
+
+
+async def _drop_body(receive: Receive) -> None:
+    dropped = 0
+    while dropped < DRAIN_BYTES:
+        message = await receive()
+        if message["type"] != "http.request" or not message.get("more_body", False):
+            return
+        dropped += len(message.get("body", b""))
 
 
 class BodyLimit:
@@ -69,7 +92,7 @@ class BodyLimit:
             await _refuse(send, 400, "the Content-Length header is not a number")
             return
         if length is not None and length > limit:
-            await _refuse(send, 413, too_big)
+            await _refuse(send, 413, too_big, receive)
             return
         chunks: list[bytes] = []
         size = 0
@@ -81,7 +104,7 @@ class BodyLimit:
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > limit:
-                await _refuse(send, 413, too_big)
+                await _refuse(send, 413, too_big, receive)
                 return
             chunks.append(chunk)
             more = message.get("more_body", False)

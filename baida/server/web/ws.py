@@ -43,9 +43,11 @@ class TableSession:
     """One admitted (or being admitted) client at one table."""
 
     def __init__(self, runtime: Runtime, writer: SocketWriter, path: str,
-                 headers: dict[str, str]) -> None:
+                 headers: dict[str, str], address: str = "?") -> None:
         self.runtime = runtime
         self.writer = writer
+        self.address = address
+        self._held: list[Any] = []  # the socket counts this one takes (address, account)
         self.conn: Connection | None = None
         self.actor: TableActor | None = None
         self._early: list[str | None] = []  # what came before the checks finished
@@ -67,6 +69,13 @@ class TableSession:
             self.writer.close(checked.close_code, checked.code)
             return
         user, actor = checked
+        if not self._hold(user):
+            self.writer.write_text(P.encode({
+                "type": "error", "code": "too_many_sockets",
+                "message": "too many table connections from your address or account; "
+                           "close one first"}))
+            self.writer.close(4429, "too_many_sockets")
+            return
         settings = self.runtime.settings
         self.actor = actor
         self.conn = Connection(user, self.writer, time.monotonic, rate=settings.client_rate,
@@ -138,9 +147,24 @@ class TableSession:
         if self.conn is not None and not self.conn.greeted:
             self.conn.close(4408, "no hello")
 
+    def _hold(self, user: User) -> bool:
+        """Count this socket for its address and account, if both are under their caps."""
+        limits = self.runtime.limits
+        sockets = limits.sockets
+        if not sockets.take(("address", self.address), limits.sockets_per_address):
+            return False
+        if not sockets.take(("account", user.id), limits.sockets_per_account):
+            sockets.give_back(("address", self.address))
+            return False
+        self._held = [("address", self.address), ("account", user.id)]
+        return True
+
     def closed(self) -> None:
         """The connection is gone."""
         self._gone = True
+        held, self._held = self._held, []
+        for key in held:
+            self.runtime.limits.sockets.give_back(key)
         if self._hello_timer is not None:
             self._hello_timer.cancel()
             self._hello_timer = None

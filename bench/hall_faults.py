@@ -63,7 +63,8 @@ def start_hall(data: Path, port: int, redis_port: int) -> tuple[subprocess.Popen
          "--redis", f"redis://127.0.0.1:{redis_port}/0", "--client-rate", "1000",
          "--client-burst", "1000",  # every client on this one address, with one account:
          "--max-connections-per-address", "100000", "--max-sockets-per-address", "100000",
-         "--max-sockets-per-account", "100000"], stdout=log.open("wb"), stderr=subprocess.STDOUT,
+         "--max-sockets-per-account", "100000", "--guests-per-hour", "0",
+         "--signins-per-address", "0"], stdout=log.open("wb"), stderr=subprocess.STDOUT,
         env={**os.environ, "PYTHONUNBUFFERED": "1"})
     while "baida hall:" not in log.read_text(errors="replace"):
         if proc.poll() is not None or time.monotonic() - began > 180:

@@ -192,7 +192,8 @@ def start_nodes(data: Path, port: int, redis: str, prefix: str) -> subprocess.Po
     per-address caps are raised to let it."""
     return start(data, port, "--nodes", "2", "--redis", redis, "--redis-prefix", prefix,
                  "--max-sockets-per-account", "1000", "--max-sockets-per-address", "1000",
-                 "--max-connections-per-address", "1000")
+                 "--max-connections-per-address", "1000",
+                 "--guests-per-hour", "0", "--signins-per-address", "0")
 
 
 def stop(proc: subprocess.Popen[bytes]) -> int:

@@ -22,13 +22,36 @@ Seat = Annotated[int, Field(ge=0, le=3)]
 Face = Annotated[str, Field(pattern=r"^([1-9][mps]|[ESWNCFP]|f[1-8])$")]
 
 
-class ProtocolError(ValueError):
-    """A client message that is not a message of this protocol."""
+ID_MAX = 32  # characters of a client's ``id``
 
-    def __init__(self, code: str, message: str) -> None:
+
+class ProtocolError(ValueError):
+    """A client message that is not a message of this protocol; ``id``: the message's own
+    ``id`` when it had a valid one (a refusal echoes it)."""
+
+    def __init__(self, code: str, message: str, id: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.id = id
+
+
+def _valid_id(obj: dict[str, Any]) -> str | None:
+    """The ``id`` of a message object if it is one the protocol takes (a short string)."""
+    value = obj.get("id")
+    return value if isinstance(value, str) and len(value) <= ID_MAX else None
+
+
+def sent_id(frame: str | bytes) -> str | None:
+    """The valid ``id`` of a frame that is a JSON object within the size limit, else None
+    (what a refusal of a message that was not parsed echoes)."""
+    if _size(frame) > MAX_FRAME:
+        return None
+    try:
+        obj = orjson.loads(frame)
+    except orjson.JSONDecodeError:
+        return None
+    return _valid_id(obj) if isinstance(obj, dict) else None
 
 
 class _Message(BaseModel):
@@ -119,7 +142,7 @@ class Act(_Message):
     type: Literal["act"]
     seq: int
     action: ActionJson
-    id: Annotated[str, Field(max_length=32)] | None = None
+    id: Annotated[str, Field(max_length=ID_MAX)] | None = None
 
 
 class Resume(_Message):
@@ -138,7 +161,7 @@ class Chat(_Message):
 
 class Ping(_Message):
     type: Literal["ping"]
-    id: Annotated[str, Field(max_length=32)] | None = None
+    id: Annotated[str, Field(max_length=ID_MAX)] | None = None
 
 
 ClientMessage = Annotated[
@@ -170,11 +193,11 @@ def parse_client(frame: str | bytes) -> Any:
     kind = obj.get("type")
     if kind not in CLIENT_TYPES:
         shown = kind if isinstance(kind, str) and len(kind) <= 20 else "?"
-        raise ProtocolError("malformed", f"unknown message type {shown!r}")
+        raise ProtocolError("malformed", f"unknown message type {shown!r}", _valid_id(obj))
     try:
         return _CLIENT.validate_python(obj)
     except ValidationError as exc:
-        raise ProtocolError("malformed", _describe(exc)) from None
+        raise ProtocolError("malformed", _describe(exc), _valid_id(obj)) from None
 
 
 def _describe(exc: ValidationError) -> str:
@@ -512,8 +535,10 @@ class TableMessage(_Out):
 
 
 class PromptMessage(_Out):
-    """A decision the seat owes: answer with ``act`` and this ``seq``. ``time_ms``: the free
-    time left; ``bank_ms``: the bank after it (null: no limit)."""
+    """A decision the seat owes: answer with ``act`` and this ``seq``. Each seat numbers its
+    own prompts (1, 2, 3 ... from the match's start; after a hall restart from another
+    number), so ``seq`` says nothing of other seats' decisions. ``time_ms``: the free time
+    left; ``bank_ms``: the bank after it (null: no limit)."""
 
     type: Literal["prompt"]
     seq: int
@@ -547,9 +572,12 @@ class EventsMessage(_Out):
 
 
 class PromptClosed(_Out):
+    """Prompt ``seq`` ran out of time (the only reason): a claim or 抢杠 window passed for
+    you, or 托管 took the seat (a ``seat_mode`` says so)."""
+
     type: Literal["prompt_closed"]
     seq: int
-    reason: Literal["timeout", "auto"]
+    reason: Literal["timeout"]
 
 
 class Ack(_Out):
@@ -560,7 +588,9 @@ class Ack(_Out):
 
 class Refusal(_Out):
     """A message the table did not take; nothing changed. ``code``: malformed, too_large,
-    rate_limited, no_prompt, stale, not_offered, not_allowed, protocol."""
+    rate_limited, no_prompt, stale, not_offered, not_allowed, protocol. ``id``: the refused
+    message's own ``id`` (a string of at most 32 characters), null when it had none, or the
+    message was too large or not a JSON object."""
 
     type: Literal["refused"]
     code: str

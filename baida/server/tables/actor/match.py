@@ -210,9 +210,16 @@ class MatchLife(Outbox, Storage, BotTurns):
             driver.advance(now)
             for turn in driver.bot_turns(now):
                 self._start_bot(turn)
+            held = any(message["type"] == "events" for _, message in driver.outbox)
             if not await self._save_actions():
                 self._schedule()  # what they caused is held until they are stored
                 return
+            waited = self.clock.now() - now
+            if held and waited > 0:
+                # the events go out only now: the pause after a discard (and every time
+                # still to come) counts from here, so the time a write took never shows
+                # in the pace, whether or not a window was open
+                driver.delay(waited)
             self._send_outbox()
             self._send_snapshots()
             if driver.hand_over and driver.idle and self.hand is not None:

@@ -142,3 +142,108 @@ async def test_a_seat_hears_the_same_whether_or_not_another_could_claim(
         assert seen == other, f"seat {seat} could tell the deals apart"
     # and the hand went on the same for everyone: seat 2 hears its own window only
     assert len(before_the_end(window[2])) > len(before_the_end(none[2]))
+
+
+async def test_the_pause_counts_from_the_discard_going_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A slow store (each write of actions takes 0.3 s of the table's clock) holds a discard
+    back until it is stored; the next draw still comes a whole pause after the discard
+    reached the seats, never a pause less the write, so the pace says nothing about what
+    happened in between (a window's answers are written too)."""
+    async with running_hall(tmp_path) as hall:
+        me = Client(hall)
+        r = await me.http.post("/api/register", json={"name": "东家", "password": "long enough"})
+        me.me = {**r.json()["me"], "seat": 0}
+        heard: list[tuple[float, dict[str, Any]]] = []
+        policy = fixed_order()
+
+        async def on_message(client: Client, message: dict[str, Any]) -> None:
+            if message["type"] == "events":
+                heard.extend((hall.clock.now(), e) for e in message["events"])
+            await policy(client, message)
+
+        me.on_message = on_message
+        r = await me.post("/api/tables", {"ruleset": "jiaxing", "hands": 1, "timing": TIMING})
+        table_id = r.json()["table"]["id"]
+        db = hall.runtime.hall.get(table_id).db
+        store = db.append_actions
+
+        async def slow_store(hand_id: int, rows: list[Any]) -> None:
+            hall.clock.advance(0.3)
+            await store(hand_id, rows)
+
+        monkeypatch.setattr(db, "append_actions", slow_store)
+        await me.open(table_id)
+        await me.send({"type": "sit", "seat": 0})
+        await hall.quiet([me])
+        await me.send({"type": "add_bots"})
+        await me.send({"type": "ready"})
+        for _ in range(200):
+            if any(e["type"] == "hand_end" for _, e in heard):
+                break
+            await hall.advance(2.0, [me])
+        gaps = [round(later[0] - at, 6) for (at, e), later in zip(heard, heard[1:], strict=False)
+                if e["type"] == "discard" and later[1]["type"] == "draw"]
+        assert len(gaps) > 20
+        assert set(gaps) == {TIMING["pause"]}, sorted(set(gaps))
+        await me.close()
+
+
+class _Loop:
+    """A loop's timers, by hand: what ``LoopClock`` asks of it."""
+
+    def __init__(self) -> None:
+        self.t = 100.0
+        self.timers: list[list[Any]] = []  # [when, callback, cancelled]
+
+    def time(self) -> float:
+        return self.t
+
+    def call_at(self, when: float, callback: Any) -> Any:
+        timer = [when, callback, False]
+        self.timers.append(timer)
+
+        class Handle:
+            def cancel(self) -> None:
+                timer[2] = True
+
+        return Handle()
+
+    def run_until(self, t: float) -> None:
+        while True:
+            due = sorted((x for x in self.timers if not x[2] and x[0] <= t), key=lambda x: x[0])
+            if not due:
+                break
+            self.t = max(self.t, due[0][0])
+            self.timers.remove(due[0])
+            due[0][1]()
+        self.t = t
+
+
+def test_a_far_timer_is_set_in_two_steps_the_last_one_short() -> None:
+    """The loop's last sleep before a table's timer is at most ``LAST_STEP`` long, however
+    far the timer was set (the kernel's slack grows with the length of a sleep)."""
+    from baida.server.tables.clock import LAST_STEP, LoopClock
+
+    loop = _Loop()
+    clock = LoopClock()
+    clock._loop = loop  # type: ignore[assignment]
+    fired: list[float] = []
+    clock.call_at(102.0, lambda: fired.append(loop.t))
+    assert [t[0] for t in loop.timers] == [102.0 - LAST_STEP]  # only the first step
+    loop.run_until(101.99)
+    assert [t[0] for t in loop.timers] == [102.0] and not fired
+    loop.run_until(102.5)
+    assert fired == [102.0]
+    clock.call_at(102.51, lambda: fired.append(loop.t))  # near: one step
+    assert [t[0] for t in loop.timers] == [102.51]
+    loop.run_until(103.0)
+    # cancelled before either step, and between the steps: never fires
+    early = clock.call_at(105.0, lambda: fired.append(-1.0))
+    early.cancel()
+    late = clock.call_at(106.0, lambda: fired.append(-2.0))
+    loop.run_until(105.99)
+    late.cancel()
+    loop.run_until(110.0)
+    assert fired == [102.0, 102.51]

@@ -26,8 +26,7 @@ ID_MAX = 32  # characters of a client's ``id``
 
 
 class ProtocolError(ValueError):
-    """A client message that is not a message of this protocol; ``id``: the message's own
-    ``id`` when it had a valid one (a refusal echoes it)."""
+    """A client message that is not one of this protocol (``id``: its own, if valid)."""
 
     def __init__(self, code: str, message: str, id: str | None = None) -> None:
         super().__init__(message)
@@ -43,8 +42,7 @@ def _valid_id(obj: dict[str, Any]) -> str | None:
 
 
 def sent_id(frame: str | bytes) -> str | None:
-    """The valid ``id`` of a frame that is a JSON object within the size limit, else None
-    (what a refusal of a message that was not parsed echoes)."""
+    """The valid ``id`` of a frame not parsed as a message (a refusal echoes it), else None."""
     if _size(frame) > MAX_FRAME:
         return None
     try:
@@ -535,10 +533,9 @@ class TableMessage(_Out):
 
 
 class PromptMessage(_Out):
-    """A decision the seat owes: answer with ``act`` and this ``seq``. Each seat numbers its
-    own prompts (1, 2, 3 ... from the match's start; after a hall restart from another
-    number), so ``seq`` says nothing of other seats' decisions. ``time_ms``: the free time
-    left; ``bank_ms``: the bank after it (null: no limit)."""
+    """A decision the seat owes: answer with ``act`` and this ``seq`` (each seat numbers its
+    own prompts). ``time_ms``: the free time left; ``bank_ms``: the bank after it (null: no
+    limit)."""
 
     type: Literal["prompt"]
     seq: int
@@ -572,8 +569,7 @@ class EventsMessage(_Out):
 
 
 class PromptClosed(_Out):
-    """Prompt ``seq`` ran out of time (the only reason): a claim or 抢杠 window passed for
-    you, or 托管 took the seat (a ``seat_mode`` says so)."""
+    """Prompt ``seq`` ran out of time (a window passed for you, or 托管 took the seat)."""
 
     type: Literal["prompt_closed"]
     seq: int
@@ -589,8 +585,7 @@ class Ack(_Out):
 class Refusal(_Out):
     """A message the table did not take; nothing changed. ``code``: malformed, too_large,
     rate_limited, no_prompt, stale, not_offered, not_allowed, protocol. ``id``: the refused
-    message's own ``id`` (a string of at most 32 characters), null when it had none, or the
-    message was too large or not a JSON object."""
+    message's own valid ``id``, else null."""
 
     type: Literal["refused"]
     code: str

@@ -67,21 +67,21 @@ def main(argv: list[str] | None = None) -> int:
             results += _engine(args.hands)
     table = Table(title=f"baida benchmarks (Python {platform.python_version()}, "
                         f"{platform.machine()}, one process)")
-    for col in ("measurement", "median µs", "range / p99", "worst µs (wall / CPU)", "target",
-                "calls"):
+    for col in ("measurement", "median µs", "median CPU µs", "range / p99",
+                "worst µs (wall / CPU)", "target", "calls"):
         table.add_column(col)
     for r in results:
         spread = f"{_fmt(r.low_us)}–{_fmt(r.high_us)}"
-        table.add_row(r.name, _fmt(r.median_us), spread, _worst(r), _fmt(r.target_us),
-                      str(r.calls))
+        table.add_row(r.name, _fmt(r.median_us), _fmt(r.cpu_us), spread, _worst(r),
+                      _fmt(r.target_us), str(r.calls))
     console.print(table)
     if args.markdown:
-        print("| measurement | median | batch range (min–p99 for per-call) | worst wall / CPU |"
-              " target |")
-        print("|---|---|---|---|---|")
+        print("| measurement | median | median CPU | batch range (min–p99 for per-call) |"
+              " worst wall / CPU | target |")
+        print("|---|---|---|---|---|---|")
         for r in results:
-            print(f"| {r.name.strip()} | {_fmt(r.median_us)} | {_fmt(r.low_us)}–{_fmt(r.high_us)}"
-                  f" | {_worst(r)} | {_fmt(r.target_us)} |")
+            print(f"| {r.name.strip()} | {_fmt(r.median_us)} | {_fmt(r.cpu_us)} |"
+                  f" {_fmt(r.low_us)}–{_fmt(r.high_us)} | {_worst(r)} | {_fmt(r.target_us)} |")
     if args.json:
         args.json.write_text(json.dumps([r.as_dict() for r in results], indent=2))
     return 0

@@ -17,7 +17,7 @@ from ..nodes.role import NodeRole, node_name
 from ..ops.logs import fields
 from ..ops.metrics import Metrics
 from ..store.writer import StoreWriter
-from .actor import CLOSED, WAITING, TableActor, TableInfo
+from .actor import BETWEEN, CLOSED, PLAYING, WAITING, TableActor, TableInfo
 from .botpool import BotPool
 from .clock import Clock
 from .config import ConfigError, TableConfig
@@ -28,6 +28,7 @@ log = logging.getLogger(__name__)
 ROOM_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 ROOM_CODE_LENGTH = 6
 MAX_TABLES_PER_HOST = 3
+DESCRIPTIONS_TTL = 1.0  # seconds a node reuses the shared directory's table summaries
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +141,7 @@ class Hall:
         self._numbered: dict[str, int] = {}  # the highest number of an open table at start
         # table -> the hand in play, its round and its people by seat (for the logs)
         self._hands: dict[int, tuple[int, Any, list[int | None]]] = {}
+        self._described: tuple[float, list[dict[str, Any]]] | None = None  # (read at, list)
         metrics.on_scrape(self._count)  # counted when scraped, not at every change
 
     # ---------------------------------------------------------------- life
@@ -275,6 +277,33 @@ class Hall:
         if user.id == actor.info.host or self.directory.admitted(actor.id, user.id):
             return True
         return any(s.user is not None and s.user.id == user.id for s in actor.seats)
+
+    def seated_tables(self, user_id: int) -> list[dict[str, Any]]:
+        """The tables, of any node, where ``user_id`` holds a seat in a match in progress
+        (away or not: 托管 plays it until they come back), as the lobby's "return to your
+        table" lists them."""
+        out = []
+        for table in self._descriptions():
+            if table.get("status") not in (PLAYING, BETWEEN):
+                continue
+            for seat in table.get("seats", ()):
+                if seat.get("user") == user_id and seat.get("kind") == "person":
+                    out.append({"id": table["id"], "number": table["number"],
+                                "ruleset": table["ruleset"], "stakes": table["stakes"],
+                                "private": table["private"], "status": table["status"],
+                                "seat": seat["seat"], "mode": seat.get("mode")})
+                    break
+        return sorted(out, key=lambda t: t["id"])
+
+    def _descriptions(self) -> list[dict[str, Any]]:
+        """Every table's summary. Of several nodes (a shared directory: one read of every
+        summary), the list is read at most once a second and shared by the lobby's polls."""
+        if self.role is None:
+            return self.directory.descriptions()
+        now = self.clock.now()
+        if self._described is None or now - self._described[0] >= DESCRIPTIONS_TTL:
+            self._described = (now, self.directory.descriptions())
+        return self._described[1]
 
     def lobby(self) -> list[dict[str, Any]]:
         """The public tables as the lobby lists them (private ones are reached by code)."""

@@ -43,10 +43,8 @@ def _valid_id(obj: dict[str, Any]) -> str | None:
 
 def sent_id(frame: str | bytes) -> str | None:
     """The valid ``id`` of a frame not parsed as a message (a refusal echoes it), else None."""
-    if _size(frame) > MAX_FRAME:
-        return None
     try:
-        obj = orjson.loads(frame)
+        obj = orjson.loads(frame) if _size(frame) <= MAX_FRAME else None
     except orjson.JSONDecodeError:
         return None
     return _valid_id(obj) if isinstance(obj, dict) else None
@@ -506,6 +504,7 @@ class TableInfo(_Out):
     options: dict[str, Any]  # every rule option, named (options.md)
     base: int
     fee: int
+    escape_penalty: int = 0  # 银子 an escaper pays on top of the hand
     stakes: Literal["points", "silver"]
     length: LengthJson
     private: bool
@@ -583,9 +582,8 @@ class Ack(_Out):
 
 
 class Refusal(_Out):
-    """A message the table did not take; nothing changed. ``code``: malformed, too_large,
-    rate_limited, no_prompt, stale, not_offered, not_allowed, protocol. ``id``: the refused
-    message's own valid ``id``, else null."""
+    """A message the table did not take; nothing changed (``code``: malformed, too_large,
+    rate_limited, no_prompt, stale, not_offered, not_allowed, protocol; ``id``: its own)."""
 
     type: Literal["refused"]
     code: str
@@ -617,6 +615,9 @@ class HandResultMessage(_Out):
     totals: list[int]
     silver: list[SilverChange] | None
     match_over: bool
+    # seconds until the hall deals the next hand by itself (null: no limit, or the match is
+    # over); counted when this message is sent, so a reloaded page shows the true countdown
+    next_in: float | None = None
 
 
 class ChatMessage(_Out):
@@ -641,10 +642,9 @@ class ErrorMessage(_Out):
 
 
 class Notice(_Out):
-    """Something everyone at the table is told that is not part of the game:
-    ``storage_down`` (the hall cannot store the table's moves just now; the table waits, its
-    clocks stopped, and answers sent meanwhile are taken when it goes on) and
-    ``storage_back``."""
+    """Something everyone at the table is told, not part of the game: ``storage_down`` (the
+    hall cannot store the table's moves just now: the table waits, clocks stopped, and takes
+    the answers sent meanwhile when it goes on) and ``storage_back``."""
 
     type: Literal["notice"]
     code: Literal["storage_down", "storage_back"]

@@ -427,6 +427,15 @@ async def tables(request: Request) -> Response:
     return JSONResponse({"tables": rt.hall.lobby(), "online": rt.directory.online_count()})
 
 
+@endpoint(auth=True)
+async def my_tables(request: Request) -> Response:
+    """``GET /api/me/tables``: the tables where the caller holds a seat in a match in
+    progress (托管 plays it while they are away): the lobby's "return to your table"."""
+    rt = runtime_of(request)
+    assert rt.hall is not None
+    return JSONResponse({"tables": rt.hall.seated_tables(_user(request).id)})
+
+
 @endpoint()
 async def table(request: Request) -> Response:
     rt = runtime_of(request)
@@ -549,6 +558,7 @@ ROUTES = [
     Route("/api/session", session, methods=["GET"]),
     Route("/api/me/ledger", my_ledger, methods=["GET"]),
     Route("/api/me/hands", my_hands, methods=["GET"]),
+    Route("/api/me/tables", my_tables, methods=["GET"]),
     Route("/api/hands/{hand_id}/record", hand_record, methods=["GET"]),
     Route("/api/hands/{hand_id}/verify", hand_verify, methods=["GET"]),
     Route("/api/hands/{hand_id}/replay", hand_replay, methods=["GET"]),

@@ -247,3 +247,74 @@ def test_a_far_timer_is_set_in_two_steps_the_last_one_short() -> None:
     late.cancel()
     loop.run_until(110.0)
     assert fired == [102.0, 102.51]
+
+
+def test_uniform_window_answers_close_before_the_window_ends() -> None:
+    from baida.table import TableTiming
+
+    assert TableTiming(claim=2.0, uniform_window=True).limit("claim") == 1.75
+    assert TableTiming(claim=2.0, uniform_window=True).after_discard == 2.0
+    assert TableTiming(claim=0.4, uniform_window=True).limit("rob") == pytest.approx(0.3)
+    assert TableTiming(claim=2.0).limit("claim") == 2.0  # the plain pause: the whole window
+
+
+async def test_a_last_moment_answer_does_not_delay_the_uniform_window(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seat 2 may 碰 the dealer's first discard and passes at the last moment its prompt
+    allows; storing the pass takes 0.2 s. The draw still comes exactly one window after the
+    discard reached the others, as when nobody could claim."""
+    wall = deal("window")
+    monkeypatch.setattr(TableDriver, "start_hand",
+                        lambda self, seed, now: self.start_hand_from_wall(wall, (1, 2), now))
+    timing = {**TIMING, "uniform_window": True}
+    async with running_hall(tmp_path) as hall:
+        clients = []
+        for seat, name in enumerate(NAMES):
+            c = Client(hall)
+            r = await c.http.post("/api/register", json={"name": name, "password": "long enough"})
+            c.me = {**r.json()["me"], "seat": seat}
+            clients.append(c)
+        r = await clients[0].post("/api/tables", {"ruleset": "jiaxing", "hands": 1,
+                                                  "timing": timing})
+        table_id = r.json()["table"]["id"]
+        db = hall.runtime.hall.get(table_id).db
+        store = db.append_actions
+
+        async def slow_store(hand_id: int, rows: list[Any]) -> None:
+            hall.clock.advance(0.2)
+            await store(hand_id, rows)
+
+        monkeypatch.setattr(db, "append_actions", slow_store)
+        heard: list[tuple[float, dict[str, Any]]] = []
+        policy = fixed_order()
+
+        async def watcher(client: Client, message: dict[str, Any]) -> None:
+            if message["type"] == "events":
+                heard.extend((hall.clock.now(), e) for e in message["events"])
+            await policy(client, message)
+
+        for seat, c in enumerate(clients):
+            c.on_message = watcher if seat == 1 else (None if seat == 2 else fixed_order())
+            await c.open(table_id)
+            await c.send({"type": "sit", "seat": seat})
+            await hall.quiet(clients)
+        for c in clients:
+            await c.send({"type": "ready"})
+            await hall.quiet(clients)
+        for _ in range(100):
+            if clients[2].of_type("prompt"):
+                break
+            await hall.advance(0.01, clients)
+        prompt = clients[2].last("prompt")
+        assert prompt["kind"] == "claim" and prompt["time_ms"] == 3750
+        await hall.advance(prompt["time_ms"] / 1000 - 0.01, clients)
+        await clients[2].send({"type": "act", "seq": prompt["seq"], "action": {"type": "pass"}})
+        await hall.quiet(clients)
+        assert clients[2].last("ack")["seq"] == prompt["seq"]
+        await hall.advance(1.0, clients)
+        at = next(t for t, e in heard if e["type"] == "discard")
+        drew = next(t for t, e in heard if e["type"] == "draw")
+        assert round(drew - at, 6) == TIMING["claim"]
+        for c in clients:
+            await c.close()

@@ -122,6 +122,15 @@ def run(args: argparse.Namespace) -> int:
         return supervise(args, node_flags(args), data_dir=settings.data_dir,
                          database_url=settings.database_url,
                          sqlite_synchronous=settings.sqlite_synchronous)
+    if settings.node is not None:  # held until this process ends: a new supervisor waits
+        from .nodes import lifeline
+
+        try:
+            lock = lifeline.hold(lifeline.lock_path(settings.node.folder, settings.node.name))
+        except BlockingIOError:
+            print(f"baida serve: {settings.node.name} of this hall is already running",
+                  file=sys.stderr)
+            return 1
     app = create_app(settings)
     where = {} if args.listen_fd is None else {"fd": args.listen_fd}  # a node: the shared socket
     config = server_config(app, settings.host, settings.port, log_config=None, lifespan="on",
@@ -131,4 +140,6 @@ def run(args: argparse.Namespace) -> int:
                          ready_fd=args.ready_fd)
     app.runtime.adopt = functools.partial(adopt, server)  # connections other nodes hand over
     server.run()
+    if settings.node is not None:
+        lock.close()
     return 0

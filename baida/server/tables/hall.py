@@ -12,7 +12,7 @@ from typing import Any
 
 from baida import rulesets
 
-from ..directory.in_process import Directory, InProcessDirectory
+from ..directory.in_process import Directory, DirectoryUnavailable, InProcessDirectory
 from ..nodes.role import NodeRole, node_name
 from ..ops.logs import fields
 from ..ops.metrics import Metrics
@@ -228,8 +228,11 @@ class Hall:
     async def create_table(self, request: Any, host: User) -> TableActor:
         """A table a player asked for (validated ``TableConfig`` JSON)."""
         cfg = TableConfig.from_json(request)
-        mine = [a for a in self.tables.values() if a.info.host == host.id and a.status != CLOSED]
-        if len(mine) >= MAX_TABLES_PER_HOST:  # of several nodes, on this one
+        mine = {a.id for a in self.tables.values() if a.info.host == host.id and a.status != CLOSED}
+        if self.role is not None:  # and at the other nodes (as far as the directory knows)
+            mine |= {t["id"] for t in self.directory.descriptions()
+                     if t.get("host") == host.id and t.get("status") != CLOSED}
+        if len(mine) >= MAX_TABLES_PER_HOST:
             raise HallError(f"you may host at most {MAX_TABLES_PER_HOST} tables at once")
         return await self._create(cfg, host, player_made=True)
 
@@ -375,8 +378,12 @@ class Hall:
         if self.role is not None:  # and at the other nodes' tables
             for index in range(self.role.count):
                 if index != self.role.index:
-                    self.directory.send(node_name(index), {"op": "suspend", "user": user_id,
-                                                           "message": message})
+                    try:
+                        self.directory.send(node_name(index), {
+                            "op": "suspend", "user": user_id, "message": message})
+                    except DirectoryUnavailable:  # its session version voids it anyway
+                        log.warning("could not tell %s of a suspension: the directory is out",
+                                    node_name(index))
         touched = 0
         for actor in list(self.tables.values()):
             if actor.status == CLOSED:
@@ -391,6 +398,7 @@ class Hall:
     async def close_table(self, table_id: int, reason: str) -> bool:
         actor = self.tables.get(table_id)
         if actor is None and self.role is not None:  # another node's: ask it
+            # (DirectoryUnavailable while Redis is out: the routes answer 503, try again)
             owner = self.directory.owner(table_id)
             if owner is None:
                 return False

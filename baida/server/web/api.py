@@ -21,6 +21,7 @@ from starlette.routing import Route
 from ...engine.errors import EngineError
 from ...rulebook import BookError, query_options, rules_page
 from ...rules.options import OptionError
+from ..directory.in_process import DirectoryUnavailable
 from ..ops.logs import fields
 from ..store.errors import (
     AccountSuspended,
@@ -103,6 +104,10 @@ def endpoint(*, auth: bool = False, csrf: bool = True) -> Callable[[Handler], Ha
                 return error(404, "not found")
             except StoreError as exc:
                 return error(409, str(exc))
+            except DirectoryUnavailable as exc:  # Redis out, and the answer is not known here
+                response = error(503, str(exc))
+                response.headers["Retry-After"] = "2"
+                return response
 
         return run
 
@@ -501,20 +506,30 @@ async def phrases(request: Request) -> Response:
 
 
 async def health(request: Request) -> Response:
+    """``/healthz`` and ``/healthz/ready``: 200 when this node may take new players, 503
+    (with ``not_ready``: why) while it starts or its database or directory is out."""
     rt = runtime_of(request)
-    try:
-        await rt.db.read(lambda s: s.ledger.totals())
-        database = "ok"
-    except Exception:
-        database = "unavailable"
-    ok = database == "ok" and rt.hall is not None
+    database = await rt.database_ok()
+    reasons = rt.ready_reasons(database)
     return JSONResponse(
-        {"ok": ok, "database": database, "tables": len(rt.hall.tables) if rt.hall else 0,
+        {"ok": not reasons, "not_ready": reasons,
+         "database": "ok" if database else "unavailable",
+         "directory": "ok" if rt.directory_ok() else "unavailable",
+         "tables": len(rt.hall.tables) if rt.hall else 0,
          "warm": rt.warmth(),
          # of several nodes, the one that answered (its tables, its warmth)
          "node": rt.settings.node.name if rt.settings.node is not None else None},
-        status_code=200 if ok else 503,
+        status_code=503 if reasons else 200,
+        headers={"Cache-Control": "no-store"},
     )
+
+
+async def live(request: Request) -> Response:
+    """``/healthz/live``: 200 while this process's event loop answers (a proxy or a service
+    manager restarts a node that fails it; Redis or the database being out does not)."""
+    rt = runtime_of(request)
+    return JSONResponse({"ok": True, "node": rt.settings.node.name if rt.settings.node
+                         is not None else None}, headers={"Cache-Control": "no-store"})
 
 
 async def metrics(request: Request) -> Response:
@@ -572,6 +587,8 @@ ROUTES = [
     Route("/api/phrases", phrases, methods=["GET"]),
     Route("/api/rules/{ruleset}", rules, methods=["GET"]),
     Route("/healthz", health, methods=["GET"]),
+    Route("/healthz/ready", health, methods=["GET"]),
+    Route("/healthz/live", live, methods=["GET"]),
     Route("/metrics", metrics, methods=["GET"]),
 ]
 

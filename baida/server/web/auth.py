@@ -16,7 +16,7 @@ import secrets
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
@@ -75,14 +75,30 @@ class SessionCodec:
         return bool(token) and hmac.compare_digest(self.csrf(user_id, version), str(token))
 
 
+class SharedCounts(Protocol):
+    """Counts kept for every node of a hall (``ContainedDirectory``); None: not now."""
+
+    def hit(self, name: str, window: float) -> int | None: ...
+
+    def hits(self, name: str) -> int | None: ...
+
+
 class FailureLimiter:
     """Failures per key (a client address, an account) in a sliding window of ``window``
-    seconds; a key with ``limit`` recent failures is blocked until they age out."""
+    seconds; a key with ``limit`` recent failures is blocked until they age out.
 
-    def __init__(self, now: Callable[[], float], limit: int, window: float) -> None:
+    With ``shared`` (the hall's nodes' directory), failures are counted for the whole hall:
+    a key is blocked once ``limit`` failures at any nodes fall in one window from its first
+    (a fixed window, counted atomically in Redis); while Redis is out, this node's own count
+    decides."""
+
+    def __init__(self, now: Callable[[], float], limit: int, window: float,
+                 kind: str = "fails") -> None:
         self._now = now
         self.limit = limit
         self.window = window
+        self.kind = kind
+        self.shared: SharedCounts | None = None
         self._fails: dict[str, deque[float]] = {}
 
     def _recent(self, key: str) -> deque[float]:
@@ -92,13 +108,20 @@ class FailureLimiter:
             times.popleft()
         return times
 
+    def _count(self, key: str) -> int:
+        local = len(self._recent(key))
+        shared = self.shared.hits(f"{self.kind}:{key}") if self.shared is not None else None
+        return local if shared is None else max(local, shared)
+
     def blocked_keys(self, keys: tuple[str, ...]) -> bool:
-        return any(len(self._recent(k)) >= self.limit for k in keys)
+        return any(self._count(k) >= self.limit for k in keys)
 
     def failed_keys(self, keys: tuple[str, ...]) -> None:
         now = self._now()
         for key in keys:
             self._recent(key).append(now)
+            if self.shared is not None:
+                self.shared.hit(f"{self.kind}:{key}", self.window)
         if len(self._fails) > 100_000:  # forget idle keys
             for key in [k for k, v in self._fails.items() if not v]:
                 del self._fails[key]
@@ -117,7 +140,7 @@ class LoginLimiter(FailureLimiter):
     """Failed logins per client address and per account name."""
 
     def __init__(self, now: Callable[[], float]) -> None:
-        super().__init__(now, LOGIN_FAILURES, LOGIN_WINDOW)
+        super().__init__(now, LOGIN_FAILURES, LOGIN_WINDOW, "login")
 
     @staticmethod
     def _keys(address: str, name: str) -> tuple[str, ...]:
@@ -135,7 +158,7 @@ class RoomCodeLimiter(FailureLimiter):
     codes are not, and guessing them is what this stops."""
 
     def __init__(self, now: Callable[[], float]) -> None:
-        super().__init__(now, ROOM_FAILURES, ROOM_WINDOW)
+        super().__init__(now, ROOM_FAILURES, ROOM_WINDOW, "room")
 
     @staticmethod
     def _keys(address: str, user_id: int) -> tuple[str, ...]:

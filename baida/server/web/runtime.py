@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 from argon2 import PasswordHasher
 
-from ..directory.in_process import Directory, InProcessDirectory
+from ..directory.in_process import Directory, DirectoryUnavailable, InProcessDirectory
 from ..ops.logs import fields
 from ..ops.metrics import Metrics
 from ..store.writer import StoreWriter
@@ -27,6 +27,14 @@ from .auth import LoginLimiter, RoomCodeLimiter, SessionCodec, load_secret
 from .settings import HallSettings
 
 log = logging.getLogger("baida.server")
+DATABASE_SECONDS = 2.0  # a readiness check's longest wait for the database
+
+
+def _ping(store: Any) -> None:
+    from sqlalchemy import text
+
+    with store.engine.connect() as conn:
+        conn.execute(text("SELECT 1"))
 
 
 def tune_gc() -> None:
@@ -118,13 +126,17 @@ class Runtime:
 
     def _join_nodes(self) -> None:
         """One node of several: the shared directory, and a socket for handed connections."""
+        from ..directory.contained import ContainedDirectory
         from ..directory.in_redis import RedisDirectory
         from ..nodes.handoff import HandoffListener
         from ..nodes.metrics import NodeMetrics
 
         role = self.settings.node
         assert role is not None
-        self.directory = RedisDirectory(role.redis_url, role.name, prefix=role.prefix)
+        directory = ContainedDirectory(
+            RedisDirectory(role.redis_url, role.name, prefix=role.prefix))
+        self.directory = directory
+        self.limiter.shared = self.room_limiter.shared = directory  # counted hall-wide
         self.handoffs = HandoffListener(role.folder, role.name, self._adopt)
         self.node_metrics = NodeMetrics(role.name, self.metrics.render, self.directory)
 
@@ -139,8 +151,36 @@ class Runtime:
         role = self.settings.node
         if role is None or self.hall is None or table_id in self.hall.tables:
             return None
-        owner = self.directory.owner(table_id)
+        try:
+            owner = self.directory.owner(table_id)
+        except DirectoryUnavailable:  # not known here while Redis is out
+            return None
         return None if owner == role.name else owner
+
+    def directory_ok(self) -> bool:
+        """Whether the shared directory answers (always, for a hall of one process)."""
+        return bool(getattr(self.directory, "available", True))
+
+    async def database_ok(self, timeout: float = DATABASE_SECONDS) -> bool:
+        """Whether the database answers a trivial query within ``timeout`` seconds."""
+        if self.db is None:
+            return False
+        try:
+            await asyncio.wait_for(self.db.read(_ping), timeout)
+        except Exception:
+            return False
+        return True
+
+    def ready_reasons(self, database: bool) -> list[str]:
+        """Why this node should not get new players now (empty: ready)."""
+        reasons = []
+        if self.hall is None:
+            reasons.append("starting")
+        if not database:
+            reasons.append("database")
+        if not self.directory_ok():
+            reasons.append("directory")
+        return reasons
 
     async def stop(self) -> None:
         if self.handoffs is not None:

@@ -177,6 +177,9 @@ async def _check(path: str, headers: dict[str, str], runtime: Runtime) -> Any:
     actor = runtime.hall.get(table_id(path))
     # a private table is the host's, its room code's and its seated people's: to anyone
     # else it does not exist (ids are consecutive; the answer must not tell them apart)
+    if actor is None and runtime.settings.node is not None and not runtime.directory_ok():
+        # its owner is not known here while the directory is out: the page tries again
+        return _Turned("try_again", "the hall is finding this table; reconnecting", 1013)
     if actor is None or not runtime.hall.may_open(actor, found[0]):
         return _Turned("no_table", "no such table", 4404)
     return found[0], actor

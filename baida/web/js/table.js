@@ -78,13 +78,14 @@ export function mountTable(main, app, tableId, { autoplay = false, sit = false }
     if (kind === "open" || kind === "reopened") {
       s.conn = "open";
       s.awaitingSnapshot = true;
-    } else if (kind === "reconnecting") {
-      s.conn = "reconnecting";
+    } else if (kind === "reconnecting" || kind === "moving") {
+      s.conn = kind;
       s.awaitingSnapshot = true;
       s.prompt = null;
     } else if (kind === "closed") {
       s.conn = "closed";
       if (code === 4404) s.stopped = s.stopped || t("table.no_table");
+      if (code === 1013) s.stopped = s.stopped || t("table.unavailable");
       if (code === 4401) s.stopped = s.stopped || t("signin.title");
     }
     render();
@@ -297,7 +298,7 @@ export function mountTable(main, app, tableId, { autoplay = false, sit = false }
     T.chrome.renderBar();
     clear(regions.status);
     if (s.stopped) regions.status.append(T.chrome.stoppedEl());
-    else if (s.conn === "reconnecting" || s.conn === "connecting") regions.status.append(h("div", { class: "banner banner-conn", role: "status" }, s.conn === "connecting" ? t("loading") : t("table.reconnecting")));
+    else if (["reconnecting", "connecting", "moving"].includes(s.conn)) regions.status.append(h("div", { class: "banner banner-conn", role: "status" }, t(s.conn === "connecting" ? "loading" : `table.${s.conn}`)));
     const bar = T.settle.foldedBar();
     if (bar) regions.status.append(bar);
     root.classList.toggle("with-side", wide.matches);

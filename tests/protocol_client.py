@@ -39,6 +39,7 @@ class Seat:
     totals: list[int] | None = None
     match_over: bool = False
     snapshots: int = 0
+    acts: int = 0
     acks: int = 0
     log: list[str] = field(default_factory=list)  # message types, in order
 
@@ -152,6 +153,7 @@ def handle(state: Seat, my_id: int, m: dict[str, Any]) -> list[dict[str, Any]]:
         state.last_seq = m["seq"]
         state.prompt = m
         out.append(answer(state, m))
+        state.acts += 1
     elif kind == "ack":
         expect(state.prompt is not None and m["seq"] == state.prompt["seq"]
                and m["id"] == f"a{m['seq']}", f"ack {m} echoes my act")

@@ -14,7 +14,8 @@ import pytest
 from baida.server.directory.contained import ContainedDirectory
 from baida.server.directory.in_process import DirectoryUnavailable
 from baida.server.directory.in_redis import REDIS_SECONDS, RedisDirectory
-from baida.server.web.auth import ROOM_FAILURES, LoginLimiter, RoomCodeLimiter
+from baida.server.web.auth import ROOM_FAILURES, RoomCodeLimiter
+from baida.server.web.limits import NAME_FAILURES, LoginGate
 
 if TYPE_CHECKING:
     from private_redis import PrivateRedis
@@ -172,11 +173,14 @@ def test_wrong_room_codes_count_for_every_node(
     # Redis out: each node counts its own (and still remembers its own failures)
     private_redis.stop()
     assert limiters[0].blocked("1.2.3.4", 9) is False  # 5 here, of 10
-    logins = LoginLimiter(lambda: clock[0])
-    logins.shared = nodes[0]
-    for _ in range(ROOM_FAILURES):
+    logins = LoginGate(lambda: clock[0])
+    logins.share(nodes[0])
+    for _ in range(NAME_FAILURES):
+        assert logins.admit("1.1.1.1", "alice") is None
         logins.failed("1.1.1.1", "alice")
-    assert logins.blocked("1.1.1.1", "bob")
+    refusal = logins.admit("2.2.2.2", "alice")  # this node's own count closes the name
+    assert refusal is not None and refusal.code == "name_limited"
+    assert logins.admit("2.2.2.2", "bob") is None
 
 
 def test_a_node_without_redis_at_start_is_a_clear_error(private_redis: PrivateRedis) -> None:

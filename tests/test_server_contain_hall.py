@@ -24,7 +24,8 @@ from test_server_nodes import node_processes, stop
 
 from baida.server.directory.in_redis import REDIS_SECONDS, RedisDirectory
 from baida.server.store import Store
-from baida.server.web.auth import LOGIN_FAILURES, ROOM_FAILURES
+from baida.server.web.auth import ROOM_FAILURES
+from baida.server.web.limits import NAME_FAILURES
 
 if TYPE_CHECKING:
     from private_redis import PrivateRedis
@@ -281,7 +282,7 @@ async def test_a_node_dies_alone_and_the_nodes_die_with_their_supervisor(
             r = await fresh(hall, "POST", "/api/rooms", guesser, {"code": "ZZZZZZ"})
             assert r.status_code == 429, r.text
         # ... failed sign-ins too
-        for _ in range(LOGIN_FAILURES):
+        for _ in range(NAME_FAILURES):
             r = await fresh(hall, "POST", "/api/login", None, {"name": "nobody-here",
                                                                "password": "wrong"})
             assert r.status_code == 401, r.text

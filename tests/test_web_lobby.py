@@ -191,3 +191,35 @@ def test_a_friend_sits_by_the_room_code_a_stranger_sits_from_the_list_and_anothe
     assert watcher.locator(f".table-row[data-table='{public_id}']").count() == 0
     watcher.get_by_label("只看有空位的").uncheck()
     assert watcher.locator(f".table-row[data-table='{public_id}']").count() == 1
+
+
+def test_a_refused_name_is_explained_in_chinese_and_a_password_is_changed(web: Web) -> None:
+    page = web.page()
+    page.goto(web.hall.base + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    signin = page.locator(".card.signin")
+    signin.get_by_placeholder("用户名").fill("机器人7")
+    signin.get_by_placeholder("密码").fill("long-enough-pw-1")
+    signin.get_by_role("button", name="注册").click()
+    toast = page.locator(".toast-error").last
+    toast.wait_for()
+    assert "保留词" in toast.inner_text()  # the code's message, in the page's language
+    for watch in web.watches:  # the browser logs the refusal's 400: expected here
+        watch.errors[:] = [e for e in watch.errors if "status of 400" not in e]
+    name = f"改密{secrets.token_hex(3)}"
+    signin.get_by_placeholder("用户名").fill(name)
+    signin.get_by_role("button", name="注册").click()
+    page.wait_for_selector("#balance")
+    page.goto(web.hall.base + "/#/me")
+    card = page.locator(".password-card")
+    card.get_by_placeholder("当前密码").fill("long-enough-pw-1")
+    card.get_by_placeholder("新密码（至少 8 个字符）").fill("another-pw-22")
+    card.get_by_role("button", name="修改").click()
+    page.locator(".toast-info", has_text="密码已修改").wait_for()
+    page.get_by_role("button", name="退出登录").click()
+    page.wait_for_selector("[data-act='guest']")
+    signin.get_by_placeholder("用户名").fill(name)
+    signin.get_by_placeholder("密码").fill("another-pw-22")
+    signin.get_by_role("button", name="登录", exact=True).click()
+    page.wait_for_selector("#balance")
+    assert page.locator(".topbar .who").inner_text() == name

@@ -201,13 +201,14 @@ def _ready(key: bytes, wilds: int, sets: int, visible: Sequence[int] | None) -> 
     ``live.has_live_wait`` answers for a hand of ``3 * sets + 1`` or ``3 * sets + 2`` tiles.
     (Discarding a wild is never the way: a hand that would wait after it is already complete.)
     """
-    if sum(key) + wilds not in (3 * sets + 1, 3 * sets + 2):
+    tiles = sum(key) + wilds - 3 * sets
+    if tiles != 1 and tiles != 2:
         return True  # not a hand size: only the shape is asked
-    gone = key.translate(GONE)
-    if visible is not None:
-        seen = bytes(visible[:34]).translate(GONE)
-        gone = bytes(a | b for a, b in zip(gone, seen, strict=False))
-    return has_live_wait(key, sets, gone)
+    if visible is None:
+        return has_live_wait(key, sets)
+    mine = int.from_bytes(key.translate(GONE), "little")
+    seen = int.from_bytes(bytes(visible[: len(key)]).translate(GONE), "little")
+    return has_live_wait(key, sets, (mine | seen).to_bytes(len(key), "little"))
 
 
 def waits(

@@ -42,6 +42,7 @@ GONE = bytes(int(v >= 4) for v in range(256))  # ``bytes.translate`` table: 1 wh
 PAIRS: list[tuple[int, int]] = []
 _pair_ids: dict[tuple[int, int], int] = {}
 PART_PAIRS: dict[bytes, int] = {}  # the part's counts followed by its gone marks
+SELF_PAIRS: dict[bytes, int] = {}  # the part's counts, gone = the kinds it holds four times
 PAIR_COMBINED: dict[int, int] = {}
 
 
@@ -110,13 +111,46 @@ def combine_pairs(a: int, b: int) -> int:
     return pid
 
 
-def has_live_wait(key: bytes, sets: int, gone: bytes) -> bool:
-    """Whether a hand (34 counts as bytes) that is ready by shape has a live wait, ``gone``
-    marking (1) the kinds that cannot come; ``3 * sets + 1`` or ``3 * sets + 2`` tiles."""
-    m = part_pair(key[0:9], gone[0:9])
-    p = part_pair(key[9:18], gone[9:18])
-    s = part_pair(key[18:27], gone[18:27])
-    h = part_pair(key[27:34], gone[27:34])
+def _self_pair(key: bytes) -> int:
+    """``part_pair`` of a part whose gone marks are the kinds it holds four times."""
+    pid = SELF_PAIRS[key] = part_pair(key, key.translate(GONE))
+    return pid
+
+
+def has_live_wait(key: bytes, sets: int, gone: bytes | None = None) -> bool:
+    """Whether a hand (34 counts as bytes) that is ready by shape has a live wait; ``3 * sets
+    + 1`` or ``3 * sets + 2`` tiles. ``gone`` marks (1) the kinds that cannot come; without it,
+    the kinds the hand holds four times."""
+    if gone is None:
+        k = key[0:9]
+        m = SELF_PAIRS.get(k)
+        if m is None:
+            m = _self_pair(k)
+        k = key[9:18]
+        p = SELF_PAIRS.get(k)
+        if p is None:
+            p = _self_pair(k)
+        k = key[18:27]
+        s = SELF_PAIRS.get(k)
+        if s is None:
+            s = _self_pair(k)
+        k = key[27:34]
+        h = SELF_PAIRS.get(k)
+        if h is None:
+            h = _self_pair(k)
+    else:
+        m = PART_PAIRS.get(key[0:9] + gone[0:9])
+        if m is None:
+            m = part_pair(key[0:9], gone[0:9])
+        p = PART_PAIRS.get(key[9:18] + gone[9:18])
+        if p is None:
+            p = part_pair(key[9:18], gone[9:18])
+        s = PART_PAIRS.get(key[18:27] + gone[18:27])
+        if s is None:
+            s = part_pair(key[18:27], gone[18:27])
+        h = PART_PAIRS.get(key[27:34] + gone[27:34])
+        if h is None:
+            h = part_pair(key[27:34], gone[27:34])
     mp = PAIR_COMBINED.get((m << 20) | p)
     if mp is None:
         mp = combine_pairs(m, p)

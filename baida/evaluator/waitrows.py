@@ -51,6 +51,8 @@ def wait_row(key: bytes) -> tuple[int, int, tuple[tuple[int, ...], ...]]:
         work = bytearray(key)
         work[i] += 1
         n0_after, d_after = _need(bytes(work))
+        if not -1 <= n0_after - n0 <= 2 or not -1 <= d_after <= 2:  # the bounds the rows rely on
+            raise AssertionError(f"need codes of {key!r} out of bounds")
         drawn.append((i, n0_after - n0, d_after))
     by_least = []
     for least in range(-1, 3):

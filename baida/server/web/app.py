@@ -17,7 +17,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..tables.clock import Clock
-from . import admin, api
+from . import account_routes, admin, api
 from .runtime import Runtime
 from .settings import HallSettings
 
@@ -92,6 +92,7 @@ def create_app(settings: HallSettings, clock: Clock | None = None) -> HallApp:
             await runtime.stop()
 
     routes = [
+        *account_routes.ROUTES,
         *api.ROUTES,
         *admin.ROUTES,
         Route("/", index, methods=["GET"]),

@@ -170,7 +170,7 @@ async def _check(path: str, headers: dict[str, str], runtime: Runtime) -> Any:
     if not runtime.origin_ok(headers.get("origin"), headers.get("host")):
         return _Turned("origin", "this connection did not come from the hall's own page", 4403)
     cookies = cookie_parser(headers.get("cookie", ""))
-    found: tuple[User, Any] | None = await runtime.user_of(cookies.get(COOKIE))
+    found: tuple[User, Any, str] | None = await runtime.user_of(cookies.get(COOKIE))
     if found is None:
         return _Turned("unauthorized", "sign in first (or play as a guest)", 4401)
     assert runtime.hall is not None

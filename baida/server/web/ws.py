@@ -107,14 +107,15 @@ class TableSession:
             conn.refuse("malformed", "send text frames of JSON", actor.id)
             return
         if not conn.allow():
-            conn.refuse("rate_limited", "too many messages; slow down", actor.id)
+            conn.refuse("rate_limited", "too many messages; slow down", actor.id,
+                        P.sent_id(text))
             metrics.refused("rate_limited")
             return
         try:
             message = P.parse_client(text)
         except P.ProtocolError as exc:
             metrics.refused(exc.code)
-            conn.refuse(exc.code, exc.message, actor.id)
+            conn.refuse(exc.code, exc.message, actor.id, exc.id)
             return
         actor.receive(conn, message)
 

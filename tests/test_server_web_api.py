@@ -157,6 +157,18 @@ def test_exposed_melds_rule_patterns_out() -> None:
     assert two_suits["duiduihe"] is not None
 
 
+def test_a_kind_held_four_times_is_never_a_wait() -> None:
+    """The fifth copy cannot be drawn: 1111m 2222m 3m EEEE waits on nothing (found by the
+    property below: the hint said E)."""
+    got = hand_waits({"ruleset": "jiaxing", "indicator": "9p",
+                      "concealed": "1m 1m 1m 1m 2m 2m 2m 2m 3m E E E E".split()})
+    assert "E" not in got["waits"]
+    melded = hand_waits({"ruleset": "jiaxing", "indicator": "9p",
+                         "concealed": "1m 1m 1m 2m 2m 2m 3m 3m 3m E".split(),
+                         "melds": [{"type": "pon", "tiles": ["E", "E", "E"]}]})
+    assert "E" not in melded["waits"]
+
+
 @settings(max_examples=examples(40), deadline=None)
 @given(st.lists(st.integers(0, 8), min_size=9, max_size=13), st.sampled_from("mps"),
        st.lists(st.sampled_from("ESWNCFP"), max_size=4), st.booleans())

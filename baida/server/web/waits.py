@@ -119,10 +119,15 @@ def _waits(hand: _Hand, concealed: list[int]) -> tuple[list[str], bool]:
             wilds += 1
         elif kind < NUM_KINDS:
             counts[kind] += 1
+    held = list(counts)  # copies the seat holds, its melds' too: all four held, none is drawn
+    for meld in hand.melds:
+        for kind in meld.tiles:
+            if kind < NUM_KINDS:
+                held[kind] += 1
     out: list[str] = []
     for kind in range(NUM_KINDS):
-        if kind in hand.wilds or kind in hand.specials:
-            continue  # never drawn as a natural tile: a wild, or exposed at once
+        if kind in hand.wilds or kind in hand.specials or held[kind] >= 4:
+            continue  # never drawn as a natural tile: a wild, exposed at once, or all held
         counts[kind] += 1
         shaped = is_complete(counts, wilds)
         counts[kind] -= 1

@@ -167,6 +167,10 @@ def test_a_reload_during_the_settlement_shows_it_again_and_nothing_plays_for_you
     shot(page, f"settlement-reloaded-countdown-zh-{DESKTOP['width']}")
     # still reading: the hall deals the next hand at its deadline
     until(lambda: seat_state(web, table_id, 0)["status"] == "playing", timeout=15)
+    # the seat's first prompt of the new hand folds the settlement into its bar
+    page.wait_for_function("(s => s.prompt && !s.prompt.answered)(window.baidaTable.state)",
+                           timeout=20000)
+    page.locator(".st-bar").wait_for()
     prompt = wait_prompt(page, timeout=20)
     assert not prompt.get("settlement")
 

@@ -26,17 +26,16 @@ def test_one_owner_until_the_lease_expires_then_a_higher_epoch(store: Store) -> 
     table, _ = a_table_and_match(store, [None] * 4)
     assert store.leases.acquire(table, "a", ttl=0.5) == 1
     assert store.leases.acquire(table, "b", ttl=0.5) is None  # a holds it
-    assert store.leases.renew("a", ttl=0.5, address="10.0.0.1:8000", tables=1) == {table: 1}
+    assert store.leases.renew("a", 0.5, [table], address="10.0.0.1:8000") == {table: 1}
     time.sleep(0.6)
     assert store.leases.acquire(table, "b", ttl=5) == 2  # expired: b takes it over
-    assert store.leases.renew("a", ttl=5) == {}  # a learns it lost the table
-    assert store.leases.renew("b", ttl=5) == {table: 2}
+    assert store.leases.renew("a", 5, [table]) == {}  # a learns it lost the table
+    assert store.leases.renew("b", 5, [table]) == {table: 2}
     now, rows = store.leases.leases()
     assert [(r.table_id, r.owner, r.epoch) for r in rows] == [(table, "b", 2)]
     assert rows[0].expires > now
     _, nodes = store.leases.nodes()
-    assert [(n.name, n.address, n.tables) for n in nodes] == [
-        ("a", None, 0), ("b", None, 0)]
+    assert [(n.name, n.address, n.tables) for n in nodes] == [("a", None, 1), ("b", None, 1)]
 
 
 def test_a_node_that_restarts_takes_its_own_tables_back_at_once(store: Store) -> None:
@@ -58,7 +57,7 @@ def test_draining_and_forgetting_a_node(store: Store) -> None:
     table, _ = a_table_and_match(store, [None] * 4)
     assert not store.leases.set_draining("a", True)  # never ran
     store.leases.acquire(table, "a", ttl=30)
-    store.leases.renew("a", ttl=30, address="h:1", tables=1)
+    store.leases.renew("a", 30, [table], address="h:1")
     assert store.leases.set_draining("a", True)
     _, nodes = store.leases.nodes()
     assert [(n.name, n.address, n.draining, n.tables) for n in nodes] == [("a", "h:1", True, 1)]
@@ -112,3 +111,19 @@ def test_a_batch_refuses_only_the_stale_tables_rows(store: Store) -> None:
     assert stale == {t2}
     with store.engine.connect() as c:
         assert c.execute(select(HandAction.hand_id)).scalars().all() == [h1.id]
+
+
+def test_the_overview_names_the_open_tables_nobody_holds(store: Store) -> None:
+    t1, _ = a_table_and_match(store, [None] * 4)
+    t2, _ = a_table_and_match(store, [None] * 4)
+    t3, _ = a_table_and_match(store, [None] * 4)
+    store.tables.close(t3)
+    store.leases.acquire(t1, "a", ttl=30)
+    store.leases.renew("a", 30, [t1], address="h:1")
+    seen = store.leases.overview()
+    assert seen.unowned == {t2: None}
+    assert [(r.table_id, r.owner) for r in seen.leases] == [(t1, "a")]
+    assert [(n.name, n.address) for n in seen.nodes] == [("a", "h:1")]
+    store.leases.release(t1, "a", 1)
+    again = store.leases.overview().unowned
+    assert set(again) == {t1, t2} and again[t1] is not None and again[t1] >= 1.0

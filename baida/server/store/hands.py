@@ -387,12 +387,15 @@ class Hands:
         with self._sessions.read() as session:
             return hand_info(_load(session, hand_id))
 
-    def in_progress(self) -> list[ResumableHand]:
-        """Every hand still playing, with its seed, setup, stored actions and match state."""
+    def in_progress(self, table_ids: Sequence[int] | None = None) -> list[ResumableHand]:
+        """Every hand still playing (at ``table_ids`` only, if given), with its seed, setup,
+        stored actions and match state."""
         with self._sessions.read() as session:
-            rows = session.execute(
-                select(HandRow, MatchRow).join(MatchRow, MatchRow.id == HandRow.match_id)
-                .where(HandRow.status == "playing").order_by(HandRow.id)).all()
+            query = (select(HandRow, MatchRow).join(MatchRow, MatchRow.id == HandRow.match_id)
+                     .where(HandRow.status == "playing"))
+            if table_ids is not None:
+                query = query.where(MatchRow.table_id.in_(list(table_ids)))
+            rows = session.execute(query.order_by(HandRow.id)).all()
             ids = [hand.id for hand, _ in rows]
             actions: dict[int, list[tuple[int, dict[str, Any]]]] = {i: [] for i in ids}
             if ids:

@@ -13,12 +13,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select, text, update
+from sqlalchemy import delete, select, text, update
 from sqlalchemy.orm import Session
 
 from .database import Sessions
 from .errors import InvalidRequest, LeaseLost
-from .models import HallNode, TableLease
+from .models import GameTable, HallNode, TableLease
 
 SETUP = 0  # the lease of setting up the hall's standing tables (no table has id 0)
 MAX_NAME = 64
@@ -53,6 +53,18 @@ class LeaseRow:
     owner: str
     epoch: int
     expires: float
+
+
+@dataclass(frozen=True, slots=True)
+class Overview:
+    """What a node reads every second: the database's time, every table lease, every node,
+    and the open tables nobody holds (id -> seconds since its lease expired; None: never
+    leased)."""
+
+    now: float
+    leases: list[LeaseRow]
+    nodes: list[NodeRow]
+    unowned: dict[int, float | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,23 +144,29 @@ class Leases:
 
         return self._sessions.transact(work)
 
-    def renew(self, node: str, ttl: float, *, address: str | None = None,
-              tables: int = 0) -> dict[int, int]:
-        """Extend every lease ``node`` still holds by ``ttl`` seconds from now, and its
-        node row (alive, its address, how many tables it has): table id -> epoch of each."""
+    def renew(self, node: str, ttl: float, table_ids: Iterable[int] = (), *,
+              address: str | None = None) -> dict[int, int]:
+        """Extend the leases of ``table_ids`` that ``node`` still holds by ``ttl`` seconds
+        from now, and its node row (alive, its address, how many tables it asked for):
+        table id -> epoch of each it still holds. (A lease of ``node``'s name from an
+        earlier run that it has not taken again is left to expire.)"""
         _check_name(node)
+        ids = sorted(set(table_ids))
         with self._sessions.write() as session:
             now = self._now(session)
-            held = session.execute(
-                update(TableLease).where(TableLease.owner == node, TableLease.table_id != SETUP)
-                .values(expires=now + ttl).returning(TableLease.table_id, TableLease.epoch)
-            ).all()
+            held: list[Any] = []
+            for start in range(0, len(ids), 500):
+                held += session.execute(
+                    update(TableLease).where(TableLease.owner == node,
+                                             TableLease.table_id.in_(ids[start:start + 500]))
+                    .values(expires=now + ttl).returning(TableLease.table_id, TableLease.epoch)
+                ).all()
             found = session.get(HallNode, node)
             if found is None:
                 session.add(HallNode(name=node, address=address, expires=now + ttl,
-                                     draining=False, tables=tables))
+                                     draining=False, tables=len(ids)))
             else:
-                found.address, found.expires, found.tables = address, now + ttl, tables
+                found.address, found.expires, found.tables = address, now + ttl, len(ids)
             return {int(t): int(e) for t, e in held}
 
     def release(self, table_id: int, node: str, epoch: int) -> bool:
@@ -169,6 +187,22 @@ class Leases:
             rows = session.scalars(select(TableLease).where(TableLease.table_id != SETUP))
             return now, [LeaseRow(r.table_id, r.owner, r.epoch, r.expires) for r in rows]
 
+    def overview(self) -> Overview:
+        """The leases, the nodes and the open tables nobody holds, in one read."""
+        with self._sessions.read() as session:
+            now = self._now(session)
+            leases = [LeaseRow(r.table_id, r.owner, r.epoch, r.expires) for r in
+                      session.scalars(select(TableLease).where(TableLease.table_id != SETUP))]
+            nodes = [NodeRow(r.name, r.address, r.expires, r.draining, r.tables)
+                     for r in session.scalars(select(HallNode).order_by(HallNode.name))]
+            found = session.execute(
+                select(GameTable.id, TableLease.expires)
+                .join(TableLease, TableLease.table_id == GameTable.id, isouter=True)
+                .where(GameTable.status == "open")
+                .where((TableLease.table_id.is_(None)) | (TableLease.expires <= now))).all()
+            unowned = {int(t): None if e is None else now - e for t, e in found}
+            return Overview(now, leases, nodes, unowned)
+
     def nodes(self) -> tuple[float, list[NodeRow]]:
         """The database's time and every node that has renewed (alive: ``expires`` > now)."""
         with self._sessions.read() as session:
@@ -187,6 +221,12 @@ class Leases:
                 return False
             found.draining = draining
             return True
+
+    def forget_setup(self, node: str) -> None:
+        """``node`` is done setting up the hall (it held the ``SETUP`` lease)."""
+        with self._sessions.write() as session:
+            session.execute(delete(TableLease).where(TableLease.table_id == SETUP,
+                                                     TableLease.owner == node))
 
     def forget_node(self, node: str) -> None:
         """A node stopped for good: its row goes, its leases expire now."""

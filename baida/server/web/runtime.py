@@ -139,8 +139,29 @@ class Runtime:
         role = self.settings.node
         if role is None or self.hall is None or table_id in self.hall.tables:
             return None
-        owner = self.directory.owner(table_id)
+        ownership = self.hall.ownership
+        owner = None
+        if ownership is not None:
+            if ownership.keeper.moving(table_id):
+                return None
+            owner = ownership.keeper.owner_of(table_id)
+        if owner is None:  # a table made within the last second
+            owner = self.directory.owner(table_id)
         return None if owner == role.name else owner
+
+    def address_of(self, node: str) -> str | None:
+        """Where another machine's node is reached (None: not known)."""
+        ownership = self.hall.ownership if self.hall is not None else None
+        return None if ownership is None else ownership.keeper.address_of(node)
+
+    def table_moving(self, table_id: int) -> bool:
+        """Whether the table is open but not played here, its owner gone or not yet known:
+        a connection should try again in a moment."""
+        ownership = self.hall.ownership if self.hall is not None else None
+        if ownership is None:
+            return False
+        keeper = ownership.keeper
+        return keeper.moving(table_id) or keeper.owner_of(table_id) is not None
 
     async def stop(self) -> None:
         if self.handoffs is not None:

@@ -86,7 +86,7 @@ class MatchLife(Outbox, Storage, BotTurns):
         ruleset = self.config.ruleset
         try:
             info = await self.db.call("hands.start", match_id, number, ruleset=ruleset,
-                                      seed=seed, setup=setup, seats=seats)
+                                      seed=seed, setup=setup, seats=seats, **self._fence())
         except Exception as exc:
             self._store_failed(exc, f"the deal of hand {number} of match {match_id}")
             return
@@ -133,7 +133,7 @@ class MatchLife(Outbox, Storage, BotTurns):
         try:  # once only, however often it is tried (the ledger's key is the hand's)
             finished = await self.db.call("hands.finish", hand_id, record, result,
                                           settle=settle, match_state=state,
-                                          match_status=status)
+                                          match_status=status, **self._fence())
         except Exception as exc:
             self._store_failed(exc, f"the end of hand {hand_id}")
             return

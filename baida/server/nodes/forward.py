@@ -1,0 +1,60 @@
+"""Forwarding a table's connection to its owner on another machine.
+
+A node of a hall on several machines that accepts a table's WebSocket it does not own (the
+proxy in front may send anyone anywhere) opens a TCP connection to the owner's address,
+passes it the request bytes already read, and from then on copies bytes both ways without
+reading them: the owner answers the handshake and plays the table. Nodes of one machine
+pass the connection itself instead (``handoff``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+log = logging.getLogger(__name__)
+
+CONNECT_SECONDS = 2.0
+
+
+class _Owner(asyncio.Protocol):
+    """The owner's end: what it sends goes to the client as it comes."""
+
+    def __init__(self, client: asyncio.Transport) -> None:
+        self.client = client
+
+    def data_received(self, data: bytes) -> None:
+        if not self.client.is_closing():
+            self.client.write(data)
+
+    def eof_received(self) -> bool | None:
+        self.client.close()
+        return None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.client.is_closing():
+            self.client.close()
+
+
+def split_address(address: str) -> tuple[str, int]:
+    """``host:port`` (``[v6]:port`` too) as (host, port); ValueError if it is not one."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"not a host:port address: {address!r}")
+    return host.strip("[]"), int(port)
+
+
+async def connect_owner(client: asyncio.Transport, address: str,
+                        request: bytes) -> asyncio.Transport | None:
+    """Open the owner's end at ``address`` and send it ``request``; None if it cannot be
+    reached within ``CONNECT_SECONDS``."""
+    loop = asyncio.get_running_loop()
+    try:
+        host, port = split_address(address)
+        transport, _ = await asyncio.wait_for(
+            loop.create_connection(lambda: _Owner(client), host, port), CONNECT_SECONDS)
+    except (OSError, ValueError, TimeoutError) as exc:
+        log.warning("could not forward a connection to %s: %s", address, exc)
+        return None
+    transport.write(request)
+    return transport

@@ -104,6 +104,9 @@ class Ownership:
             return
         if self._drain_since is not None:
             log.info("node %s takes tables again", keeper.name)
+            for actor in hall.tables.values():
+                actor.holding = False
+                actor.post(actor._maybe_start)
         self._drain_since, self._drained = None, False
         claims = keeper.to_claim()
         if claims:
@@ -165,6 +168,7 @@ class Ownership:
                                                     tables=len(hall.tables)))
         force = now - self._drain_since >= DRAIN_WAIT
         for actor in list(hall.tables.values()):
+            actor.holding = True  # the hand in play is its last here
             if actor.hand is None or force:
                 await self.give_away(actor.id)
         if not hall.tables and not self._drained:

@@ -67,7 +67,7 @@ class MatchLife(Outbox, Storage, BotTurns):
         await self._next_hand()
 
     async def _next_hand(self) -> None:
-        if self.driver is None or self.status not in (BETWEEN,):
+        if self.driver is None or self.status not in (BETWEEN,) or self.holding:
             return
         match = self.driver.match
         if match.over:

@@ -100,6 +100,8 @@ class TableState:
         self.metrics = metrics
         self.directory = directory
         self.on_change = on_change
+        # its node drains: no next hand here, the table moves between hands
+        self.holding = False
         # a write was refused because another node took the table over (the hall lets it go)
         self.on_lost: Callable[[int], None] | None = None
         self.quick = False  # a quick-play table (one person and three bots)

@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 from hall_harness import Client
-from machines import Machines, machines_problem
 from test_server_kill import FAST, until
 
 from baida.server.store import Store
+from bench.machines import Machines, machines_problem
 
 pytestmark = pytest.mark.anyio
 PROBLEM = machines_problem()

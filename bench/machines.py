@@ -1,8 +1,8 @@
-"""Machines for the tests of a hall on several hosts: network namespaces joined by a bridge
-(``ip netns``, veth; needs root), a node of the hall in each, the machine's PostgreSQL (its
-UNIX socket, which every namespace sees) in a schema of its own, a Redis of the test's own
-(``redis-server`` from Debian, on a UNIX socket), and HAProxy from Debian in front with the
-repository's ``deploy/haproxy.cfg``.
+"""Machines for the tests and the chaos benchmark of a hall on several hosts: network
+namespaces joined by a bridge (``ip netns``, veth; needs root), a node of the hall in each,
+the machine's PostgreSQL (its UNIX socket, which every namespace sees) in a schema of its
+own, a Redis of the run's own (``redis-server`` from Debian, on a UNIX socket), and HAProxy
+from Debian in front with the repository's ``deploy/haproxy.cfg``.
 
 ``machines_problem()`` says why they cannot be made here (the tests then skip)."""
 

@@ -103,10 +103,10 @@ class Player:
                         self.away.append(time.monotonic() - dropped_at)
                     if first:
                         await ws.send(json.dumps({"type": "sit", "seat": 0}))
-                        await ws.send(json.dumps({"type": "add_bots"}))
-                    await ws.send(json.dumps({"type": "ready"}))
                     pinger = asyncio.create_task(self._ping(ws))
                     dropped_at = None
+                elif kind == "table":
+                    await self._seat(ws, m["table"])
                 elif kind == "pong" and m.get("id") in self._pings:
                     self.rtts.append((time.monotonic(),
                                       time.monotonic() - self._pings.pop(m["id"])))
@@ -115,10 +115,19 @@ class Player:
                         self.pace, lambda m=m: asyncio.ensure_future(self._act(ws, m)))
                 elif kind == "hand_result":
                     self.results += 1
-                    await ws.send(json.dumps({"type": "ready"}))
         finally:
             if pinger is not None:
                 pinger.cancel()
+
+    async def _seat(self, ws: Any, table: dict[str, Any]) -> None:
+        """Seated: fill the table with bots, then be ready whenever the table waits."""
+        seats = table["seats"]
+        if seats[0]["kind"] != "person":
+            return
+        if any(s["kind"] == "empty" for s in seats):
+            await ws.send(json.dumps({"type": "add_bots"}))
+        elif not seats[0]["ready"] and table.get("status") != "playing":
+            await ws.send(json.dumps({"type": "ready"}))
 
     async def _act(self, ws: Any, m: dict[str, Any]) -> None:
         acts = m["actions"]
@@ -170,13 +179,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             tasks = [asyncio.create_task(p.play()) for p in players]
             await asyncio.sleep(args.warmup)
             chaos_from = time.monotonic()
-            kills = 0
-            for victim in itertools.cycle(m.nodes):
-                if time.monotonic() - chaos_from + args.every > args.duration + 0.1:
-                    break
-                await asyncio.sleep(args.every)
+            kills = int(args.duration // args.every)
+            for k in range(kills):
+                await asyncio.sleep(max(0.0, chaos_from + (k + 1) * args.every
+                                        - time.monotonic()))
+                victim = m.nodes[k % len(m.nodes)]
                 m.kill(victim)
-                kills += 1
                 await asyncio.get_running_loop().run_in_executor(None, m.start, victim)
             await asyncio.sleep(max(0.0, args.duration - (time.monotonic() - chaos_from)))
             await asyncio.sleep(args.settle)

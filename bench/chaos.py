@@ -77,34 +77,34 @@ class Player:
         cookie = "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
         url = self.base.replace("http", "ws", 1) + f"/ws/tables/{self.table}"
         first = True
-        dropped_at: float | None = None
+        self._dropped_at: float | None = None
         while not self.stopping:
             try:
                 async with connect(url, additional_headers={"Cookie": cookie}) as ws:
                     await ws.send(json.dumps({"type": "hello", "protocol": 1}))
-                    await self._session(ws, first, dropped_at)
+                    await self._session(ws, first)
                     first = False
             except Exception:
                 pass
             if self.stopping:
                 return
-            if dropped_at is None:
-                dropped_at = time.monotonic()
+            if self._dropped_at is None:
+                self._dropped_at = time.monotonic()
             await asyncio.sleep(0.3)
 
-    async def _session(self, ws: Any, first: bool, dropped_at: float | None) -> None:
+    async def _session(self, ws: Any, first: bool) -> None:
         pinger = None
         try:
             async for raw in ws:
                 m = json.loads(raw)
                 kind = m.get("type")
                 if kind == "welcome":
-                    if dropped_at is not None:
-                        self.away.append(time.monotonic() - dropped_at)
+                    if self._dropped_at is not None:  # back at the table after a drop
+                        self.away.append(time.monotonic() - self._dropped_at)
+                        self._dropped_at = None
                     if first:
                         await ws.send(json.dumps({"type": "sit", "seat": 0}))
                     pinger = asyncio.create_task(self._ping(ws))
-                    dropped_at = None
                 elif kind == "table":
                     await self._seat(ws, m["table"])
                 elif kind == "pong" and m.get("id") in self._pings:

@@ -149,13 +149,16 @@ def ledger_report(database: str, players: list[Player]) -> dict[str, Any]:
     from sqlalchemy import select
 
     from baida.server.store import Store
-    from baida.server.store.models import HandRow, HandSeat
+    from baida.server.store.models import HandRow, HandSeat, MatchRow
 
     with Store(database) as store:
         check = store.ledger.check()
         problems = len(check.unbalanced) + len(check.cache_mismatches) + len(check.negative)
         with store.engine.connect() as c:
             statuses = [s for (s,) in c.execute(select(HandRow.status))]
+            playing = c.execute(select(MatchRow.table_id, MatchRow.status, HandRow.id)
+                                .join(HandRow, HandRow.match_id == MatchRow.id)
+                                .where(HandRow.status == "playing")).all()
             mine = {p.me["id"]: p for p in players}
             ended = c.execute(select(HandSeat.user_id, HandRow.id)
                               .join(HandRow, HandRow.id == HandSeat.hand_id)
@@ -166,8 +169,13 @@ def ledger_report(database: str, players: list[Player]) -> dict[str, Any]:
             hands = sorted(h for u, h in ended if u == uid)
             problems += sum(abs(fees.count(h) - 1) for h in hands)
             problems += len(set(fees) - set(hands))
+    tables_in_play = {t for t, _, _ in playing}
     return {"hands_ended": statuses.count("ended"), "hands_lost": statuses.count("voided"),
-            "hands_in_play": statuses.count("playing"), "silver_discrepancies": problems}
+            "hands_in_play": statuses.count("playing"), "silver_discrepancies": problems,
+            # a table with two hands in play, or a hand in play in a finished match
+            "stray_hands": [(t, ms, h) for t, ms, h in playing
+                            if ms != "playing" or sum(x == t for x, _, _ in playing) > 1],
+            "tables_in_play": len(tables_in_play)}
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:

@@ -8,6 +8,7 @@ drained during play, its table moves between hands, and it is stopped and starte
 from __future__ import annotations
 
 import asyncio
+import signal
 import subprocess
 import sys
 import time
@@ -29,6 +30,7 @@ if PROBLEM is not None:
 
 # the people answer at once but the table paces itself, so a hand lasts several seconds
 TIMING = {**FAST, "pause": 0.15}
+SILENCE = 6.0  # seconds without a message after which a person gives a connection up
 
 
 @pytest.fixture
@@ -46,6 +48,7 @@ class Person:
         self.table: int | None = None
         self.drops = 0
         self.moving = 0  # "the table is moving" answers while reconnecting
+        self.heard = time.monotonic()  # the last message (a silent table is given up)
         self._keeper: asyncio.Task[None] | None = None
 
     @staticmethod
@@ -57,6 +60,7 @@ class Person:
         return self
 
     def on_message(self, client: Client, message: dict[str, Any]) -> Any:
+        self.heard = time.monotonic()
         if message["type"] == "prompt":
             acts = message["actions"]
             choice = next((a for a in acts if a["type"] in ("win", "pass", "continue")),
@@ -104,6 +108,12 @@ class Person:
     async def _keep(self) -> None:
         while True:
             await asyncio.sleep(0.05)
+            if not self.client.closed and time.monotonic() - self.heard > SILENCE:
+                # as the page's heartbeat does: a table that went silent is given up
+                ws, self.client.ws = self.client.ws, None
+                if ws is not None:
+                    ws.transport.abort()
+                await asyncio.sleep(0.1)
             if self.client.closed:
                 self.drops += 1
                 await self._connect()
@@ -262,6 +272,50 @@ async def _play(m: Machines) -> None:
     finally:
         for p in people:
             await p.close()
+
+
+async def test_a_paused_node_that_wakes_cannot_write_over_the_new_owner(
+        tmp_path: Path) -> None:
+    with Machines(tmp_path) as m:
+        h1, h2, _ = m.nodes
+        person = await Person([h2.base, m.proxy_base]).sign_in()
+        maker = await Person([h1.base]).sign_in()
+        try:
+            table = await make_table(maker, hands=1)
+            assert owner(m, table) == "host1"
+            await person.open(table)  # through host2, forwarded to host1
+            await person.client.send({"type": "sit", "seat": 0})
+            await until("the seat", lambda: any(
+                m_["type"] == "table" and m_["table"]["seats"][0]["kind"] == "person"
+                for m_ in person.client.log))
+            await person.client.send({"type": "add_bots"})
+            await person.client.send({"type": "ready"})
+            await until("the hand under way", lambda: person.discards_after(0) >= 4, 30.0)
+            assert h1.proc is not None
+            h1.proc.send_signal(signal.SIGSTOP)  # hung, not dead: its sockets stay open
+            try:
+                await until("the hand's end on another node", lambda: bool(
+                    person.of_type("hand_result")), 90.0)
+                assert owner(m, table) in ("host2", "host3")
+            finally:
+                h1.proc.send_signal(signal.SIGCONT)
+            # host1 wakes up: it learns its table was taken and lets it go, writing nothing
+            await until("host1 to let the table go", lambda: f"table {table} was taken over"
+                        in h1.log.read_text() or "letting it go" in h1.log.read_text(), 30.0)
+            result = person.of_type("hand_result")[0]
+            assert result["match_over"]
+            with Store(m.database) as store:
+                assert store.ledger.check().ok
+                assert store.hands.in_progress(table_ids=[table]) == []
+                fees = [e for e in store.ledger.history(person.client.me["id"], limit=100)
+                        if e.kind == "fee"]
+                assert [e.hand_id for e in fees] == [result["hand_id"]]
+                check = (await person.client.http.get(
+                    f"/api/hands/{result['hand_id']}/verify")).json()
+                assert check["ok"], check
+        finally:
+            await person.close()
+            await maker.close()
 
 
 def owner_or_none(machines: Machines, table: int) -> str | None:

@@ -41,8 +41,9 @@ class Ownership:
     async def open(self) -> None:
         """Make the standing tables if the hall is new, take this node's share of the
         tables nobody holds, and keep the leases from now on."""
-        await self._set_up()
         keeper = self.keeper
+        await keeper.renew()  # alive at once: nodes starting together share the tables
+        await self._set_up()
         await keeper.refresh()
         await self.take_over(keeper.to_claim(starting=True))
         await keeper.renew()  # alive from now on, its share taken
@@ -96,7 +97,7 @@ class Ownership:
         hall, keeper = self.hall, self.keeper
         for table_id in await keeper.renew():
             log.warning("table %s was taken over by another node", table_id, extra=fields(
-                "table_lost", table=table_id, owner=keeper.owner_of(table_id)))
+                "table_lost", table=table_id, node=keeper.name))
             hall.let_go(table_id, "table moved")
         await keeper.refresh()
         if keeper.is_draining:

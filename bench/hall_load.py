@@ -70,7 +70,8 @@ def start_hall(port: int, data: Path, unpaced: bool = False, nodes: int = 1,
     clients answer at once, faster than a person's connection may send by default, so that
     run raises the limit."""
     cmd = [sys.executable, "-m", "baida.cli", "serve", "--port", str(port), "--data", str(data),
-           "--bot-workers", "0", "--log-level", "warning", "--starting-balance", "1000"]
+           "--bot-workers", "0", "--log-level", "warning", "--starting-balance", "1000",
+           "--guests-per-hour", "0"]  # every client is a guest from this one address
     if unpaced:
         cmd += ["--client-rate", "10000", "--client-burst", "10000"]
     if nodes > 1:

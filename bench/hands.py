@@ -71,3 +71,28 @@ def tenhou_string(tiles: list[int]) -> str:
         else:
             parts["z"].append(str(honour_order[t]))
     return "".join(k + "".join(v) for k, v in parts.items() if v)
+
+
+def ready_tiles(rng: random.Random, sets: int = 4) -> list[int]:
+    """A complete hand with one tile taken away: ``3 * sets + 1`` tiles, one tile from a win."""
+    tiles = winning_tiles(rng, sets)
+    tiles.pop(rng.randrange(len(tiles)))
+    return tiles
+
+
+def quad_tiles(rng: random.Random, quads: int, size: int = 13) -> list[int]:
+    """``size`` tiles holding ``quads`` kinds four times, the rest drawn from what is left."""
+    held = rng.sample(range(34), quads)
+    wall = [k for k in range(34) if k not in held for _ in range(4)]
+    rng.shuffle(wall)
+    return [k for k in held for _ in range(4)] + wall[: size - 4 * quads]
+
+
+def ready_quad_tiles(rng: random.Random, sets: int = 4) -> list[int]:
+    """A complete hand with one tile taken away that still holds a kind four times: the hands
+    whose every wait the evaluator checks for a dead (fifth) copy."""
+    while True:
+        tiles = ready_tiles(rng, sets)
+        fours = [k for k in set(tiles) if tiles.count(k) == 4]
+        if fours:
+            return tiles

@@ -7,8 +7,8 @@ import hashlib
 import pytest
 
 from baida.engine import Round
-from bench.opponents.counting import (
-    CountingBot,
+from bench.opponents.counting import CountingBot
+from bench.opponents.counting_shapes import (
     counts_of,
     face_to_kind,
     hand_distance,

@@ -139,6 +139,27 @@ async def test_healthz(tmp_path: Path) -> None:
         # the test hall skips the warm-up and thinks for bots on the event loop
         assert health["warm"] == {"tables": False, "tables_seconds": None, "bot_workers": 0,
                                   "bots": True, "bots_seconds": 0.0}
+        assert health["not_ready"] == [] and health["directory"] == "ok"
+        http = httpx.AsyncClient(base_url=hall.base)
+        assert (await http.get("/healthz/ready")).json() == health
+        assert (await http.get("/healthz/live")).json() == {"ok": True, "node": None}
+
+        # the database out: not ready (a proxy sends new players elsewhere), still live
+        db = hall.runtime.db
+
+        async def broken(fn: Any, *args: Any) -> Any:
+            raise OSError("the database is out")
+
+        original, db.read = db.read, broken
+        try:
+            r = await http.get("/healthz/ready")
+            assert r.status_code == 503 and r.json()["not_ready"] == ["database"]
+            assert (await http.get("/healthz")).status_code == 503
+            assert (await http.get("/healthz/live")).status_code == 200
+        finally:
+            db.read = original
+        assert (await http.get("/healthz/ready")).status_code == 200
+        await http.aclose()
 
 
 # ------------------------------------------------------------------ logs

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from argon2 import PasswordHasher
-from sqlalchemy import select
+from sqlalchemy import select, text
+from sqlalchemy.exc import IntegrityError
 
 from baida.server.store import (
     AccountSuspended,
@@ -18,6 +20,7 @@ from baida.server.store import (
     NotFound,
     Store,
 )
+from baida.server.store.logins import SESSION_DAYS
 from baida.server.store.models import User
 from baida.server.store.passwords import Passwords
 
@@ -73,8 +76,8 @@ def test_names_are_unique_ignoring_case(store: Store) -> None:
         with pytest.raises(NameTaken, match="is taken"):
             store.accounts.register(taken, "password1")
     guest = store.accounts.create_guest()
-    with pytest.raises(NameTaken):
-        store.accounts.register(guest.name, "password1")
+    with pytest.raises(InvalidName, match="reserved word '游客'"):  # guest-like names are
+        store.accounts.register(guest.name, "password1")  # reserved for guests
     assert len(store.accounts.list_players()) == 2
 
 
@@ -89,14 +92,18 @@ def test_bad_names_and_passwords_are_refused_before_anything_is_written(store: S
     assert store.ledger.totals().transactions == 0
 
 
-def test_a_guest_upgrades_keeping_its_balance(store: Store) -> None:
+def test_a_guest_upgrades_keeping_its_balance_up_to_the_starting_grant(store: Store) -> None:
     guest = store.accounts.create_guest()
     store.ledger.grant("gift", guest.id, 55)
     with pytest.raises(AuthenticationFailed):  # a guest has no password to log in with
         store.accounts.authenticate(guest.name, "")
     upgraded = store.accounts.upgrade_guest(guest.id, "password1", name="小明")
+    # what a guest won above the starting grant goes back to the mint: guests are free to
+    # make, so their 银子 cannot be farmed into a registered account
     assert (upgraded.id, upgraded.name, upgraded.is_guest, upgraded.balance) == \
-        (guest.id, "小明", False, 1055)
+        (guest.id, "小明", False, 1000)
+    assert [(e.kind, e.amount) for e in store.ledger.history(guest.id)][:1] == [("reclaim", -55)]
+    assert store.ledger.check().ok
     assert store.accounts.authenticate("小明", "password1").id == guest.id
     with pytest.raises(InvalidRequest, match="already registered"):
         store.accounts.upgrade_guest(guest.id, "password2")
@@ -107,7 +114,7 @@ def test_a_guest_upgrades_keeping_its_balance(store: Store) -> None:
     with pytest.raises(NameTaken):
         store.accounts.upgrade_guest(third.id, "password1", name="小明")
     assert store.accounts.get(third.id).is_guest
-    assert store.ledger.totals().by_account["user"] == 3055
+    assert store.ledger.totals().by_account["user"] == 3000
 
 
 def test_suspension_blocks_login_and_play_and_bumps_the_session(store: Store) -> None:
@@ -125,6 +132,13 @@ def test_suspension_blocks_login_and_play_and_bumps_the_session(store: Store) ->
     back = store.accounts.set_suspended(alice.id, False)
     assert not back.suspended and store.accounts.require_active(alice.id).id == alice.id
     assert store.accounts.authenticate("Alice", "password1").session_version == 2
+
+
+def test_a_poorer_guest_keeps_all_it_has(store: Store) -> None:
+    guest, rich = store.accounts.create_guest(), store.accounts.create_guest()
+    store.ledger.settle_hand("h1", [guest.id, rich.id, None, None], [-300, 300, 0, 0], 0)
+    assert store.accounts.upgrade_guest(guest.id, "password1", name="Poorer").balance == 700
+    assert store.accounts.get(rich.id).balance == 1300  # a guest may hold more as a guest
 
 
 def test_logout_everywhere_and_password_change_bump_the_session_version(store: Store) -> None:
@@ -215,3 +229,70 @@ def test_an_unknown_name_costs_a_hash_too() -> None:
     passwords = Passwords(Counting(time_cost=1, memory_cost=8, parallelism=1))
     assert not passwords.verify(None, "anything")
     assert len(calls) == 1 and calls[0].startswith("$argon2id$")
+
+
+# ---------------------------------------------------------------- sessions and look-alikes
+
+
+def test_sessions_live_in_the_database_until_revoked(store: Store) -> None:
+    alice = store.accounts.register("Alice", "password1")
+    first, second = store.accounts.open_session(alice.id), store.accounts.open_session(alice.id)
+    assert first != second and store.accounts.session_count(alice.id) == 2
+    assert store.accounts.by_session(first).id == alice.id
+    for bad in ("", "x" * 500, None, 12, first + "x"):
+        assert store.accounts.by_session(bad) is None
+    store.accounts.close_session(first)  # signing out: this one only
+    assert store.accounts.by_session(first) is None
+    assert store.accounts.by_session(second).id == alice.id
+    store.accounts.change_password(alice.id, "password1", "password2")
+    assert store.accounts.by_session(second) is None  # a password change revokes them all
+    third = store.accounts.open_session(alice.id)
+    store.accounts.logout_everywhere(alice.id)
+    assert store.accounts.by_session(third) is None
+    fourth = store.accounts.open_session(alice.id)
+    store.accounts.set_suspended(alice.id)
+    assert store.accounts.by_session(fourth) is None and store.accounts.session_count(alice.id) == 0
+
+
+def test_registering_a_guest_revokes_its_sessions(store: Store) -> None:
+    guest = store.accounts.create_guest()
+    token = store.accounts.open_session(guest.id)
+    store.accounts.upgrade_guest(guest.id, "password1", name="小明")
+    assert store.accounts.by_session(token) is None
+
+
+def test_sessions_expire(databases) -> None:
+    now = [datetime(2026, 1, 1, tzinfo=UTC)]
+    store = databases.store(clock=lambda: now[0])
+    alice = store.accounts.register("Alice", "password1")
+    token = store.accounts.open_session(alice.id)
+    now[0] += timedelta(days=SESSION_DAYS) - timedelta(seconds=1)
+    assert store.accounts.by_session(token).id == alice.id
+    now[0] += timedelta(seconds=1)
+    assert store.accounts.by_session(token) is None
+    store.accounts.open_session(alice.id)  # opening one sweeps the expired rows away
+    assert store.accounts.session_count(alice.id) == 1
+
+
+@pytest.mark.parametrize("lookalike", ["аdmiral", "ADMIRAL", "admiraI", "Ａdmiral"])
+def test_a_name_that_looks_like_another_is_refused(store: Store, lookalike: str) -> None:
+    store.accounts.register("admiral", "password1")
+    guest = store.accounts.create_guest()
+    bob = store.accounts.register("bob_2", "password1")
+    for attempt in (lambda: store.accounts.register(lookalike, "password1"),
+                    lambda: store.accounts.upgrade_guest(guest.id, "password1", name=lookalike),
+                    lambda: store.accounts.rename(bob.id, lookalike)):
+        with pytest.raises(NameTaken, match="(?i)'admiral'"):
+            attempt()
+    assert store.accounts.get(guest.id).is_guest and store.accounts.get(bob.id).name == "bob_2"
+    assert store.accounts.rename(bob.id, "BOB_2").name == "BOB_2"  # one's own look-alike
+
+
+def test_a_look_alike_that_slips_past_the_check_fails_on_the_index(store: Store) -> None:
+    store.accounts.register("admiral", "password1")
+    with store.engine.begin() as connection, pytest.raises(IntegrityError):
+        connection.execute(text(
+            "INSERT INTO users (name, name_key, name_skeleton, is_guest, role, suspended, "
+            "session_version, created_at, password_hash) SELECT 'аdmiral', 'аdmiral', "
+            "name_skeleton, is_guest, role, suspended, 1, created_at, password_hash "
+            "FROM users WHERE name = 'admiral'"))

@@ -9,7 +9,7 @@ from importlib import resources
 import pytest
 from sqlalchemy import inspect, select, text
 
-from baida.server.store import Store
+from baida.server.store import NameTaken, Store
 from baida.server.store.database import SQLITE_BUSY_TIMEOUT_MS, database_url
 from baida.server.store.migrate import current_revision, head_revision, main, upgrade
 from baida.server.store.models import Base, Wallet
@@ -44,6 +44,26 @@ def test_revision_0002_frees_the_codes_of_closed_tables(make_store) -> None:
         [("OPEN1", "open"), (None, "closed"), (None, "closed")]
     assert store.tables.by_room_code("OPEN1").status == "open"
     store.tables.create("wenling", 2, options={}, config={}, room_code="SHUT1")  # free again
+
+
+def test_revision_0003_gives_older_names_their_skeletons(make_store) -> None:
+    store = make_store(migrate=False)
+    upgrade(store.engine, "0002")
+    with store.engine.begin() as connection:
+        for name in ("admiral", "аdmiral", "Bob"):  # the second looks like the first
+            connection.execute(text(
+                "INSERT INTO users (name, name_key, password_hash, is_guest, role, suspended,"
+                " session_version, created_at) VALUES (:name, :key, 'x', :f, 'player', :f, 1,"
+                " :now)"), {"name": name, "key": name.casefold(), "f": False,
+                            "now": datetime(2026, 1, 1, tzinfo=UTC)})
+    store.migrate()
+    assert store.schema_differences() == []
+    with store.engine.connect() as connection:
+        rows = connection.execute(text("SELECT name, name_skeleton FROM users ORDER BY id"))
+        assert [(n, s is not None) for n, s in rows] == \
+            [("admiral", True), ("аdmiral", False), ("Bob", True)]  # the older name keeps it
+    with pytest.raises(NameTaken, match="'admiral'"):
+        store.accounts.register("admiraI", "password1")
 
 
 def test_the_migrated_schema_matches_the_models(store: Store) -> None:

@@ -145,7 +145,7 @@ def test_the_rules_panel_opens_at_the_table_without_leaving_the_hand(
     assert prompt["kind"] == "turn"
     address = page.evaluate("location.hash")
     hand_id = page.evaluate("window.baidaTable.state.handId")
-    page.locator(".table-bar [data-act='rules']").click()
+    page.locator("#topbar [data-act='rules']").click()
     panel = page.locator(".rules-panel")
     panel.locator("tr[data-item]").first.wait_for()
     assert panel.get_by_text("按本桌的规则选项").count() == 1
@@ -187,7 +187,7 @@ def test_the_rules_panel_at_phone_size_follows_the_tables_options(
     page = web.page(PHONE)
     enter_as_guest(page, web.hall.base)
     quick_play(page, "jiaxing")
-    page.locator(".table-bar [data-act='rules']").click()
+    page.locator("#topbar [data-act='rules']").click()
     panel = page.locator(".rules-panel")
     panel.locator("tr[data-item]").first.wait_for()
     box = panel.bounding_box()
@@ -378,7 +378,7 @@ def test_the_guide_can_be_skipped_declined_and_started_again_from_the_rules_page
     # and at a table, from the panel: the guide starts over there
     page.locator("[data-act='guide-next']").click()
     bubble_step(page, "pattern")
-    page.locator(".table-bar [data-act='rules']").click()
+    page.locator("#topbar [data-act='rules']").click()
     page.locator(".rules-panel [data-act='guide-again']").click()
     assert page.locator(".rules-panel").count() == 0
     bubble_step(page, "hand")

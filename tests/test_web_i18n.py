@@ -17,7 +17,8 @@ I18N = Path(__file__).resolve().parents[1] / "baida" / "web" / "js" / "i18n.js"
 
 def _labels() -> dict[str, tuple[str, str]]:
     text = I18N.read_text(encoding="utf-8")
-    pairs = re.findall(r'"((?:badge|ledger|act)\.[a-z_]+)":\s*\["([^"]*)",\s*"([^"]*)"\]', text)
+    pairs = re.findall(r'"((?:badge|ledger|act|err)\.[a-z_]+)":\s*\["([^"]*)",\s*"([^"]*)"\]',
+                       text)
     return {key: (zh, en) for key, zh, en in pairs}
 
 
@@ -57,3 +58,20 @@ def test_every_kind_of_action_has_a_chinese_and_an_english_label() -> None:
     missing = sorted(kind for kind in ACTION_TYPES if f"act.{kind}" not in labels)
     assert not missing, f"action types without a label in i18n.js: {missing}"
     assert all(zh and en and zh != en for zh, en in (labels[f"act.{k}"] for k in ACTION_TYPES))
+
+
+def test_every_refusal_code_of_the_accounts_has_a_chinese_message() -> None:
+    """The lobby shows a refusal that has a ``code`` in the page's language (api.js): the
+    Chinese text is a translation, the English one the hall's own message (``{msg}``)."""
+    server = Path(__file__).resolve().parents[1] / "baida" / "server"
+    names = (server / "store" / "names.py").read_text(encoding="utf-8")
+    limits = (server / "web" / "limits.py").read_text(encoding="utf-8")
+    routes = (server / "web" / "account_routes.py").read_text(encoding="utf-8")
+    codes = {"name_taken", *re.findall(r'"(name_[a-z]+)"', names),
+             *re.findall(r'"([a-z]+_limited)"', limits),
+             *re.findall(r'ApiError\(\d+, "[^"]*", "([a-z_]+)"\)', routes)}
+    assert {"name_lookalike", "name_reserved", "guests_limited", "wrong_password"} <= codes
+    labels = _labels()
+    missing = sorted(code for code in codes if f"err.{code}" not in labels)
+    assert not missing, f"refusal codes without a message in i18n.js: {missing}"
+    assert all(labels[f"err.{c}"][1] == "{msg}" and labels[f"err.{c}"][0] for c in codes)

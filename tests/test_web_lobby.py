@@ -68,11 +68,18 @@ def test_register_sign_in_create_a_table_take_a_seat_and_see_the_silver_history(
     config = web.hall.call(lambda: web.hall.runtime.hall.get(table_id).config)
     assert (config.options["allow_chi"], config.options["allow_discard_win"]) == (False, True)
     assert (config.stakes, config.base, config.fee, config.hands) == ("silver", 2, 1, 2)
-    # take the second seat
+    # created and seated in one step, the table says whom it waits for
+    page.wait_for_function("window.baidaTable.state.seat === 0")
+    page.locator(".wait-seat").nth(0).filter(has_text=name).wait_for()
+    assert page.locator(".wait-count").inner_text() == "还差 3 位玩家"
+    assert page.get_by_role("button", name="准备", exact=True).count() == 1
+    # standing up and taking another seat
+    page.locator(".table-leave").click()  # before the match: the seat is given up
+    page.wait_for_selector(".tables")
+    page.goto(f"{web.hall.base}/#/table/{table_id}")
     page.locator(".wait-seat").nth(1).get_by_role("button", name="坐这里").click()
     page.wait_for_function("window.baidaTable.state.seat === 1")
-    assert page.locator(".wait-seat").nth(1).inner_text().startswith(name)
-    assert page.get_by_role("button", name="准备", exact=True).count() == 1
+    page.locator(".wait-seat").nth(1).filter(has_text=name).wait_for()
     shot(page, f"table-waiting-zh-{DESKTOP['width']}")
     # someone else's lobby lists it with its badges and the seat taken
     other = web.page()
@@ -113,8 +120,7 @@ def test_a_friend_sits_by_the_room_code_a_stranger_sits_from_the_list_and_anothe
     private_id = host.evaluate("window.baidaTable.state.table.id")
     code = host.evaluate("window.baidaTable.state.table.room_code")
     assert code and len(code) >= 4
-    host.locator(".wait-seat").nth(0).get_by_role("button", name="坐这里").click()
-    host.wait_for_function("window.baidaTable.state.seat === 0")
+    host.wait_for_function("window.baidaTable.state.seat === 0")  # created and seated
     friend = web.page(PHONE)
     enter_as_guest(friend, web.hall.base)
     friend.wait_for_selector(".table-row")
@@ -123,12 +129,11 @@ def test_a_friend_sits_by_the_room_code_a_stranger_sits_from_the_list_and_anothe
     friend.locator(".room-form button").click()
     friend.wait_for_selector(".waiting")
     assert friend.evaluate("window.baidaTable.state.table.id") == private_id
-    friend.locator(".wait-seat").nth(2).get_by_role("button", name="坐这里").click()
-    friend.wait_for_function("window.baidaTable.state.seat === 2")
-    friend_name = friend.evaluate("window.baidaTable.state.table.seats[2].name")
+    friend.wait_for_function("window.baidaTable.state.seat === 1")  # seated on arrival
+    friend_name = friend.evaluate("window.baidaTable.state.table.seats[1].name")
     assert friend_name, friend.evaluate("window.baidaTable.state.table.seats")
     host.wait_for_function(
-        "name => window.baidaTable.state.table.seats[2].name === name", arg=friend_name)
+        "name => window.baidaTable.state.table.seats[1].name === name", arg=friend_name)
     shot(friend, f"room-code-seated-zh-{PHONE['width']}")
     # a public table: a stranger finds it in the list and sits down by its 入座 button
     owner = web.page()
@@ -144,14 +149,13 @@ def test_a_friend_sits_by_the_room_code_a_stranger_sits_from_the_list_and_anothe
     row.wait_for()
     row.get_by_role("link", name="入座").click()
     stranger.wait_for_selector(".waiting")
-    stranger.locator(".wait-seat").nth(1).get_by_role("button", name="坐这里").click()
-    stranger.wait_for_function("window.baidaTable.state.seat === 1")
-    # the owner sits too and fills the table with bots; both ready: the match begins
-    owner.locator(".wait-seat").nth(0).get_by_role("button", name="坐这里").click()
+    stranger.wait_for_function("window.baidaTable.state.seat === 1")  # 入座 seats
+    # the owner (seated on creating it) fills the table with bots and is ready in one
+    # click; the stranger gets ready: the match begins
     owner.wait_for_function("window.baidaTable.state.seat === 0")
-    owner.get_by_role("button", name="空位补机器人").click()
-    for page in (owner, stranger):
-        page.get_by_role("button", name="准备", exact=True).click()
+    owner.wait_for_function("window.baidaTable.state.table.seats[1].kind === 'person'")
+    owner.get_by_role("button", name="空位补机器人，开始").click()
+    stranger.get_by_role("button", name="准备", exact=True).click()
     stranger.wait_for_selector(".hand .tile-btn", timeout=20000)
     # a table in play is watched from the list (观战): no hand, no concealed tile of anyone
     watcher = web.page(PHONE)
@@ -187,3 +191,35 @@ def test_a_friend_sits_by_the_room_code_a_stranger_sits_from_the_list_and_anothe
     assert watcher.locator(f".table-row[data-table='{public_id}']").count() == 0
     watcher.get_by_label("只看有空位的").uncheck()
     assert watcher.locator(f".table-row[data-table='{public_id}']").count() == 1
+
+
+def test_a_refused_name_is_explained_in_chinese_and_a_password_is_changed(web: Web) -> None:
+    page = web.page()
+    page.goto(web.hall.base + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    signin = page.locator(".card.signin")
+    signin.get_by_placeholder("用户名").fill("机器人7")
+    signin.get_by_placeholder("密码").fill("long-enough-pw-1")
+    signin.get_by_role("button", name="注册").click()
+    toast = page.locator(".toast-error").last
+    toast.wait_for()
+    assert "保留词" in toast.inner_text()  # the code's message, in the page's language
+    for watch in web.watches:  # the browser logs the refusal's 400: expected here
+        watch.errors[:] = [e for e in watch.errors if "status of 400" not in e]
+    name = f"改密{secrets.token_hex(3)}"
+    signin.get_by_placeholder("用户名").fill(name)
+    signin.get_by_role("button", name="注册").click()
+    page.wait_for_selector("#balance")
+    page.goto(web.hall.base + "/#/me")
+    card = page.locator(".password-card")
+    card.get_by_placeholder("当前密码").fill("long-enough-pw-1")
+    card.get_by_placeholder("新密码（至少 8 个字符）").fill("another-pw-22")
+    card.get_by_role("button", name="修改").click()
+    page.locator(".toast-info", has_text="密码已修改").wait_for()
+    page.get_by_role("button", name="退出登录").click()
+    page.wait_for_selector("[data-act='guest']")
+    signin.get_by_placeholder("用户名").fill(name)
+    signin.get_by_placeholder("密码").fill("another-pw-22")
+    signin.get_by_role("button", name="登录", exact=True).click()
+    page.wait_for_selector("#balance")
+    assert page.locator(".topbar .who").inner_text() == name

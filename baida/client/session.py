@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import http.client
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from typing import Any
 from urllib.parse import urlsplit
@@ -18,12 +18,17 @@ class HallError(RuntimeError):
 
 @dataclass
 class HallSession:
-    """A signed-in session at a hall: its base URL, cookie and CSRF token."""
+    """A signed-in session at a hall: its base URL, cookies and CSRF token."""
 
     base: str
-    cookie: str = ""
+    cookies: dict[str, str] = field(default_factory=dict)  # the session's and the device's
     csrf: str = ""
     me: dict[str, Any] | None = None
+
+    @property
+    def cookie(self) -> str:
+        """The ``Cookie`` header of the next request."""
+        return "; ".join(f"{k}={v}" for k, v in self.cookies.items())
 
     def request(self, method: str, path: str, payload: Any = None) -> Any:
         parts = urlsplit(self.base)
@@ -45,7 +50,9 @@ class HallSession:
                 jar.load(header)
                 for key, morsel in jar.items():
                     if morsel.value:
-                        self.cookie = f"{key}={morsel.value}"
+                        self.cookies[key] = morsel.value
+                    else:  # deleted
+                        self.cookies.pop(key, None)
         finally:
             conn.close()
         body = json.loads(raw or b"{}")

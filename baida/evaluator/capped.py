@@ -9,21 +9,39 @@ the tables count as one or two exchanges may need a fifth copy on the way
 (``tables.dist_without``) with no missing tile of a kind the hand holds four times, and the
 parts are combined as usual; it agrees with the ``mahjong`` package on such hands (the
 tests). Natural tiles only: a wild may stand for a fifth copy.
+
+A part's gone marks are its own kinds held four times, so the recomputed vector is a function
+of the part's counts alone and is kept per part key (``CAPPED``), like the shape's own; the
+combinations go through the shape's cached table (``tables.COMBINED``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .tables import VECTORS, combine, dist_without
+from .live import GONE
+from .tables import COMBINED, VECTORS, combine, dist_without
 
-_PARTS = ((0, 9), (9, 18), (18, 27), (27, 34))
+CAPPED: dict[bytes, int] = {}  # a part's key: the id of its vector without fifth copies
+
+
+def _capped_id(key: bytes) -> int:
+    vid = CAPPED[key] = dist_without(key, key.translate(GONE))
+    return vid
+
+
+def _combined(a: int, b: int) -> int:
+    vid = COMBINED.get((a << 20) | b)
+    return combine(a, b) if vid is None else vid
 
 
 def capped_shanten(counts: Sequence[int], sets: int) -> int:
     """Tiles away from ready of a hand without wilds, where no tile still missing may be a
     kind the hand holds four times."""
     key = bytes(counts)
-    ids = [dist_without(key[lo:hi], bytes(c >= 4 for c in key[lo:hi])) for lo, hi in _PARTS]
-    whole = combine(combine(ids[0], ids[1]), combine(ids[2], ids[3]))
+    ids = []
+    for part in (key[0:9], key[9:18], key[18:27], key[27:34]):
+        vid = CAPPED.get(part)
+        ids.append(_capped_id(part) if vid is None else vid)
+    whole = _combined(_combined(ids[0], ids[1]), _combined(ids[2], ids[3]))
     return VECTORS[whole][2 * sets + 1] - 1

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 
 from . import tables
 from .capped import capped_shanten
+from .live import GONE, has_live_wait
 from .tables import (
     COMBINED,
     HONOUR_DIST,
@@ -30,6 +31,7 @@ from .tables import (
     need_code,
     suit_dist,
 )
+from .waitrows import waits_of
 
 PATTERNS = ("qingyise", "hunyise", "duiduihe", "quanlaotou")
 
@@ -103,7 +105,7 @@ def shanten(
         return capped_shanten(key, sets)  # the shape's route may need a fifth copy
     if distance != 0 or (visible is None and 4 not in key):
         return distance  # no wait can be dead: the shape decides
-    return 0 if _ready(counts, wilds, sets, visible) else 1
+    return 0 if _ready(key, wilds, sets, visible) else 1
 
 
 def shanten_after_each(
@@ -192,26 +194,21 @@ def _combined_without(ids: Sequence[int], skip: int) -> int:
     return combine(first, rest[2]) if whole is None else whole
 
 
-def _ready(counts: Sequence[int], wilds: int, sets: int, visible: Sequence[int] | None) -> bool:
-    """Whether a hand the tables call ready has a live wait (now, or after one discard)."""
-    tiles = sum(counts) + wilds
-    seen = counts if visible is None else visible
-    if tiles == 3 * sets + 1:
-        return bool(waits(counts, wilds, seen))
-    if tiles != 3 * sets + 2:
+def _ready(key: bytes, wilds: int, sets: int, visible: Sequence[int] | None) -> bool:
+    """Whether a hand the tables call ready has a live wait (now, or after one discard).
+
+    A kind is out of reach when the hand holds four (``counts``) or ``visible`` says four;
+    ``live.has_live_wait`` answers for a hand of ``3 * sets + 1`` or ``3 * sets + 2`` tiles.
+    (Discarding a wild is never the way: a hand that would wait after it is already complete.)
+    """
+    tiles = sum(key) + wilds - 3 * sets
+    if tiles != 1 and tiles != 2:
         return True  # not a hand size: only the shape is asked
-    work = list(counts)
-    for kind in range(34):
-        if work[kind]:
-            work[kind] -= 1
-            found = _distance_vector(work)[2 * sets + 1] - wilds - 1 == 0 and waits(
-                work, wilds, seen
-            )
-            work[kind] += 1
-            if found:
-                return True
-    # discarding a wild keeps every natural tile
-    return wilds > 0 and bool(waits(counts, wilds - 1, seen))
+    if visible is None:
+        return has_live_wait(key, sets)
+    mine = int.from_bytes(key.translate(GONE), "little")
+    seen = int.from_bytes(bytes(visible[: len(key)]).translate(GONE), "little")
+    return has_live_wait(key, sets, (mine | seen).to_bytes(len(key), "little"))
 
 
 def waits(
@@ -225,16 +222,10 @@ def waits(
     kind with no natural tile in play, such as the wild's face). A drawn wild is not a wait:
     the wild rules decide what it completes.
     """
-    work = list(counts)
-    out = []
-    for kind in range(34):
-        if work[kind] >= 4 or (visible is not None and visible[kind] >= 4):
-            continue
-        work[kind] += 1
-        if is_complete(work, wilds):
-            out.append(kind)
-        work[kind] -= 1
-    return out
+    found = waits_of(bytes(counts), wilds)
+    if visible is None or not found:
+        return found
+    return [kind for kind in found if visible[kind] < 4]
 
 
 def held_copies(

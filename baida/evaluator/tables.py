@@ -72,17 +72,24 @@ def minus(counts: bytes, used: tuple[int, ...]) -> bytes:
 
 
 @cache
-def _need(counts: bytes, sequences: bool, pair: bool) -> int:
-    """Fewest wilds completing all of ``counts`` into sets (+ exactly one pair if ``pair``)."""
+def _needs(counts: bytes, sequences: bool) -> tuple[int, int]:
+    """Fewest wilds completing all of ``counts`` into sets, and into sets and exactly one pair
+    (one recursion for both: a group that is not the pair leaves both questions to the rest)."""
     i = next((k for k, c in enumerate(counts) if c), -1)
     if i < 0:
-        return 2 if pair else 0
-    best = INF
-    for is_pair, used, missing in _groups_with_lowest(counts, i, sequences, pair):
-        rest = len(missing) + _need(minus(counts, used), sequences, pair and not is_pair)
-        if rest < best:
-            best = rest
-    return best
+        return 0, 2
+    best0 = best1 = INF
+    for is_pair, used, missing in _groups_with_lowest(counts, i, sequences, True):
+        rest0, rest1 = _needs(minus(counts, used), sequences)
+        if is_pair:
+            if len(missing) + rest0 < best1:
+                best1 = len(missing) + rest0
+            continue
+        if len(missing) + rest0 < best0:
+            best0 = len(missing) + rest0
+        if len(missing) + rest1 < best1:
+            best1 = len(missing) + rest1
+    return best0, best1
 
 
 # groups made of missing tiles only: 3 per set and 2 for the pair
@@ -129,10 +136,9 @@ def _intern(vec: tuple[int, ...]) -> int:
 def need_code(key: bytes) -> int:
     """Fill and return ``NEED[key]`` for a suit (9 bytes) or the honours (7 bytes)."""
     if len(key) == 9:
-        n0, n1 = _need(key, True, False), _need(key, True, True)
+        n0, n1 = _needs(key, True)
     else:
-        ordered = bytes(sorted(key))
-        n0, n1 = _need(ordered, False, False), _need(ordered, False, True)
+        n0, n1 = _needs(bytes(sorted(key)), False)
     code = (n0 << 16) | (1 << (n1 - n0 + 4))
     NEED[key] = code
     return code

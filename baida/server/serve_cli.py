@@ -40,6 +40,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "(default 8; more are refused, a flood is disconnected)")
     parser.add_argument("--client-burst", type=float, default=24.0, metavar="N",
                         help="... and at once (default 24)")
+    parser.add_argument("--guests-per-hour", type=int, default=10, metavar="N",
+                        help="guests one address may make in an hour (default 10; 0: no limit)")
+    parser.add_argument("--signins-per-address", type=int, default=40, metavar="N",
+                        help="sign-ins, registrations and password changes one address may "
+                        "try in 10 minutes (default 40; 0: no limit)")
     parser.add_argument("--log-format", choices=("auto", "text", "json"), default="auto",
                         help="log lines as JSON objects or text (default auto: JSON unless "
                         "stderr is a terminal)")
@@ -77,6 +82,8 @@ def settings_from(args: argparse.Namespace) -> HallSettings:
         secure_cookies=args.secure_cookies,
         client_rate=args.client_rate,
         client_burst=args.client_burst,
+        guests_per_hour=args.guests_per_hour,
+        signins_per_address=args.signins_per_address,
     )
     if args.data is not None:
         settings.data_dir = args.data
@@ -115,6 +122,8 @@ def node_flags(args: argparse.Namespace) -> list[str]:
              "--bot-workers", str(args.bot_workers),
              "--starting-balance", str(args.starting_balance),
              "--client-rate", str(args.client_rate), "--client-burst", str(args.client_burst),
+             "--guests-per-hour", str(args.guests_per_hour),
+             "--signins-per-address", str(args.signins_per_address),
              "--log-format", args.log_format, "--log-level", args.log_level,
              "--redis", args.redis, "--redis-prefix", args.redis_prefix]
     if args.advertise is not None:
@@ -138,8 +147,10 @@ def run(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         print("baida serve: --port must be 1-65535", file=sys.stderr)
         return 2
-    if args.bot_workers < 0 or args.starting_balance < 0:
-        print("baida serve: --bot-workers and --starting-balance are >= 0", file=sys.stderr)
+    if min(args.bot_workers, args.starting_balance, args.guests_per_hour,
+           args.signins_per_address) < 0:
+        print("baida serve: --bot-workers, --starting-balance, --guests-per-hour and "
+              "--signins-per-address are >= 0", file=sys.stderr)
         return 2
     if not (0 < args.client_rate <= 10_000 and 1 <= args.client_burst <= 10_000):
         print("baida serve: --client-rate is in (0, 10000] and --client-burst in [1, 10000]",
@@ -160,6 +171,15 @@ def run(args: argparse.Namespace) -> int:
         return supervise(args, node_flags(args), data_dir=settings.data_dir,
                          database_url=settings.database_url,
                          sqlite_synchronous=settings.sqlite_synchronous)
+    if settings.node is not None:  # held until this process ends: a new supervisor waits
+        from .nodes import lifeline
+
+        try:
+            lock = lifeline.hold(lifeline.lock_path(settings.node.folder, settings.node.name))
+        except BlockingIOError:
+            print(f"baida serve: {settings.node.name} of this hall is already running",
+                  file=sys.stderr)
+            return 1
     app = create_app(settings)
     where = {} if args.listen_fd is None else {"fd": args.listen_fd}  # a node: the shared socket
     config = server_config(app, settings.host, settings.port, log_config=None, lifespan="on",
@@ -169,4 +189,6 @@ def run(args: argparse.Namespace) -> int:
                          ready_fd=args.ready_fd)
     app.runtime.adopt = functools.partial(adopt, server)  # connections other nodes hand over
     server.run()
+    if settings.node is not None:
+        lock.close()
     return 0

@@ -15,6 +15,10 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 
+class DirectoryUnavailable(RuntimeError):
+    """The shared directory (Redis) does not answer, and what was asked is not known here."""
+
+
 class Directory(Protocol):
     def claim_table(self, table_id: int, node: str) -> bool:
         """Become the owner of ``table_id``; False if another node owns it."""

@@ -29,13 +29,19 @@ from typing import Any
 
 import orjson
 import redis
+from redis.backoff import NoBackoff
 from redis.client import Pipeline, PubSub, PubSubWorkerThread
+from redis.retry import Retry
+
+from .in_process import DirectoryUnavailable
 
 log = logging.getLogger(__name__)
 
 Handler = Callable[[dict[str, Any]], None]
 Write = Callable[[Pipeline], Any]
 LOBBY_SECONDS = 1.0  # how stale another node's lobby changes may be when read here
+REDIS_SECONDS = 0.5  # the longest one Redis command may take (a hung Redis: a timeout)
+FLUSH_SECONDS = 0.5  # the longest a read waits for this node's queued writes
 
 _RELEASE = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
@@ -86,10 +92,6 @@ return n
 """
 
 
-class DirectoryUnavailable(RuntimeError):
-    """The directory's Redis does not answer."""
-
-
 def _glob_escape(text: str) -> str:
     return "".join("\\" + c if c in "*?[]\\" else c for c in text)
 
@@ -102,12 +104,18 @@ class RedisDirectory:
     crosses nodes. Messages between nodes (``send``, ``on_message``) go through Redis pub/sub.
     """
 
-    def __init__(self, url: str, node: str, prefix: str = "baida") -> None:
+    def __init__(self, url: str, node: str, prefix: str = "baida",
+                 timeout: float = REDIS_SECONDS) -> None:
         self.node = node
         self.prefix = prefix
+        # a command that gets no answer in ``timeout`` fails at once (no retries: the
+        # caller falls back to what it knows, see ``contained``)
         self._redis: redis.Redis = redis.Redis.from_url(
-            url, decode_responses=True, socket_connect_timeout=5.0, socket_timeout=5.0
+            url, decode_responses=True, socket_connect_timeout=timeout, socket_timeout=timeout,
+            retry=Retry(NoBackoff(), 0), retry_on_error=[], retry_on_timeout=False,
         )
+        # called (in the writer thread) when queued writes could not be sent
+        self.on_write_failed: Callable[[Exception], None] | None = None
         try:
             self._redis.ping()
         except redis.RedisError as e:
@@ -122,6 +130,7 @@ class RedisDirectory:
         self._handlers: dict[str, tuple[asyncio.AbstractEventLoop, Handler]] = {}
         self._listeners: dict[str, tuple[PubSub, PubSubWorkerThread]] = {}
         self._closing = threading.Event()
+        self._listener_said = -60.0  # when the listener's failure was last logged
         self._lobby: tuple[float, list[dict[str, Any]]] | None = None  # (read at, tables)
         self._writes: queue.Queue[Write | None] = queue.Queue()
         self._writer = threading.Thread(target=self._write_loop, name=f"directory-{node}",
@@ -151,15 +160,59 @@ class RedisDirectory:
                     pipe.execute()
                 except redis.RedisError as e:
                     log.warning("directory: %d writes to Redis failed: %s", len(writes), e)
+                    if self.on_write_failed is not None:
+                        self.on_write_failed(e)
             for _ in batch:
                 self._writes.task_done()
             if len(writes) < len(batch):  # close() asked the thread to end
                 return
 
-    def flush(self) -> None:
-        """Wait until every write queued so far has reached Redis."""
-        if self._writer.is_alive():
-            self._writes.join()
+    def flush(self, timeout: float = FLUSH_SECONDS) -> None:
+        """Wait until every write queued so far has reached Redis (or failed);
+        ``DirectoryUnavailable`` after ``timeout`` seconds."""
+        if not self._writer.is_alive():
+            return
+        done = self._writes.all_tasks_done
+        deadline = time.monotonic() + timeout
+        with done:
+            while self._writes.unfinished_tasks:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise DirectoryUnavailable("the writes to Redis are stuck")
+                done.wait(left)
+
+    def ping(self) -> None:
+        """Whether Redis answers (a ``redis.RedisError`` if not)."""
+        self._redis.ping()
+
+    def pipeline(self) -> Pipeline:
+        """A pipeline (no transaction) on this directory's Redis, for ``contained``."""
+        return self._redis.pipeline(transaction=False)
+
+    def later(self, write: Write) -> None:
+        """Queue a write (a function of a pipeline) behind the others."""
+        self._later(write)
+
+    def key(self, *parts: object) -> str:
+        return self._key(*parts)
+
+    def register_script(self, script: str) -> Any:
+        return self._redis.register_script(script)
+
+    def get(self, key: str) -> str | None:
+        return self._redis.get(key)
+
+    def owner_now(self, table_id: int) -> str | None:
+        """The owner as Redis says now (not waiting for queued writes)."""
+        return self._redis.get(self._key("owner", table_id))
+
+    def release_script(self, table_id: int, node: str, pipe: Pipeline) -> None:
+        """Queue ``release_table``'s script on ``pipe``."""
+        self._release(keys=self._release_keys(table_id), args=[node, table_id], client=pipe)
+
+    def _release_keys(self, table_id: int) -> list[str]:
+        return [self._key("owner", table_id), self._key("lobby"), self._key("described"),
+                self._key("admitted", table_id), self._key("codes"), self._key("rooms")]
 
     def _key(self, *parts: object) -> str:
         return ":".join([self.prefix, *map(str, parts)])
@@ -175,14 +228,7 @@ class RedisDirectory:
     def release_table(self, table_id: int, node: str) -> None:
         """If ``node`` owns the table: forget its owner, listing, description, admissions and
         room code."""
-        keys = [
-            self._key("owner", table_id),
-            self._key("lobby"),
-            self._key("described"),
-            self._key("admitted", table_id),
-            self._key("codes"),
-            self._key("rooms"),
-        ]
+        keys = self._release_keys(table_id)
         self._lobby = None
         self._later(lambda pipe: self._release(keys=keys, args=[node, table_id], client=pipe))
 
@@ -325,7 +371,10 @@ class RedisDirectory:
         if self._closing.is_set():
             thread.stop()
             return
-        log.warning("node messages: Redis pub/sub failed (%s); retrying", error)
+        now = time.monotonic()
+        if now - self._listener_said >= 30.0:  # once per outage, not every second of it
+            log.warning("node messages: Redis pub/sub failed (%s); retrying", error)
+            self._listener_said = now
         self._closing.wait(1.0)  # redis-py subscribes again when it reconnects
 
     def send(self, node: str, message: dict[str, Any]) -> None:

@@ -13,8 +13,16 @@ from sqlalchemy.orm import Session
 from .database import Sessions
 from .errors import AccountSuspended, AuthenticationFailed, InvalidRequest, NameTaken, NotFound
 from .ledger import Ledger
+from .logins import close, count, lookup, open_session, revoke_all
 from .models import User, Wallet
-from .names import InvalidName, name_key, normalize_name
+from .names import (
+    InvalidName,
+    NameLookalike,
+    check_new_name,
+    name_key,
+    name_skeleton,
+    normalize_name,
+)
 from .passwords import Passwords, check_new_password
 
 ROLES = ("player", "admin")
@@ -30,7 +38,7 @@ class Account:
     is_guest: bool
     role: str
     suspended: bool
-    session_version: int  # signed cookies carry it; bumped to log out everywhere
+    session_version: int  # bumped when every session is revoked (kept for the record)
     balance: int
     created_at: datetime
 
@@ -52,16 +60,31 @@ def _load(session: Session, user_id: int, *, lock: bool = False) -> tuple[User, 
     return row[0], row[1]
 
 
-def _name_free(session: Session, key: str, *, owner: int | None = None) -> bool:
-    found = session.scalar(select(User.id).where(User.name_key == key))
-    return found is None or found == owner
+def _check_free(session: Session, name: str, *, owner: int | None = None) -> None:
+    """``NameTaken`` if another account has ``name`` (ignoring case), ``NameLookalike`` if
+    another account's name looks like it (the same skeleton)."""
+    found = session.scalar(select(User.id).where(User.name_key == name_key(name)))
+    if found is not None and found != owner:
+        raise NameTaken(f"the name {name!r} is taken")
+    row = session.execute(select(User.id, User.name)
+                          .where(User.name_skeleton == name_skeleton(name))).first()
+    if row is not None and row[0] != owner:
+        raise NameLookalike(f"the name {name!r} looks too much like the name {row[1]!r} "
+                            f"of another player")
+
+
+def _name_free(session: Session, name: str) -> bool:
+    try:
+        _check_free(session, name)
+    except NameTaken:
+        return False
+    return True
 
 
 def _set_name(session: Session, user: User, name: str) -> None:
     """Give ``user`` the (normalised) ``name``; ``NameTaken`` if another account has it."""
-    if not _name_free(session, name_key(name), owner=user.id):
-        raise NameTaken(f"the name {name!r} is taken")
-    user.name, user.name_key = name, name_key(name)
+    _check_free(session, name, owner=user.id)
+    user.name, user.name_key, user.name_skeleton = name, name_key(name), name_skeleton(name)
 
 
 class Accounts:
@@ -82,7 +105,8 @@ class Accounts:
     def _create(self, session: Session, name: str, password_hash: str | None,
                 role: str) -> Account:
         now = self._clock()
-        user = User(name=name, name_key=name_key(name), password_hash=password_hash,
+        user = User(name=name, name_key=name_key(name), name_skeleton=name_skeleton(name),
+                    password_hash=password_hash,
                     is_guest=password_hash is None, role=role, suspended=False,
                     session_version=1, created_at=now)
         session.add(user)
@@ -104,7 +128,7 @@ class Accounts:
             while True:
                 for _ in range(20):
                     name = f"{GUEST_PREFIX}{secrets.randbelow(10 ** digits):0{digits}d}"
-                    if _name_free(session, name_key(name)):
+                    if _name_free(session, name):
                         return self._create(session, name, None, "player")
                 digits += 1  # this length is crowded: a longer number
 
@@ -112,21 +136,23 @@ class Accounts:
 
     def register(self, name: str, password: str, *, role: str = "player") -> Account:
         """A registered account; ``InvalidName``, ``InvalidPassword`` or ``NameTaken``."""
-        clean = normalize_name(name)
+        clean = check_new_name(name)
         if role not in ROLES:
             raise InvalidRequest(f"role: one of {', '.join(ROLES)}, got {role!r}")
         password_hash = self._passwords.hash(check_new_password(password))
 
         def work(session: Session) -> Account:
-            if not _name_free(session, name_key(clean)):
-                raise NameTaken(f"the name {clean!r} is taken")
+            _check_free(session, clean)
             return self._create(session, clean, password_hash, role)
 
         return self._sessions.transact(work)
 
     def upgrade_guest(self, user_id: int, password: str, *, name: str | None = None) -> Account:
-        """Make a guest a registered player, keeping its balance (and its name unless given)."""
-        clean = None if name is None else normalize_name(name)
+        """Make a guest a registered player, keeping its hands, its name unless given, and its
+        balance up to the starting grant (more goes back to the mint: guests, made freely,
+        cannot be farmed into a registered account's 银子). Every session of the guest is
+        revoked: the caller opens a new one."""
+        clean = None if name is None else check_new_name(name)
         password_hash = self._passwords.hash(check_new_password(password))
 
         def work(session: Session) -> Account:
@@ -136,13 +162,19 @@ class Accounts:
             if clean is not None:
                 _set_name(session, user, clean)
             user.password_hash, user.is_guest = password_hash, False
+            excess = (wallet.balance or 0) - self._starting_balance
+            if excess > 0:
+                self._ledger.writer(session, self._clock()).reclaim(
+                    f"guest-cap:{user.id}", user.id, excess)
+                session.refresh(wallet)
+            _bump(session, user)
             return _account(user, wallet)
 
         return self._sessions.transact(work)
 
     def rename(self, user_id: int, name: str) -> Account:
         """A new display name (validated like any name; ``NameTaken`` if another has it)."""
-        clean = normalize_name(name)
+        clean = check_new_name(name)
 
         def work(session: Session) -> Account:
             user, wallet = _load(session, user_id, lock=True)
@@ -181,7 +213,8 @@ class Accounts:
                 user.password_hash = new
 
     def change_password(self, user_id: int, current: str, new: str) -> Account:
-        """Set a new password (the current one must match); logs out every other session."""
+        """Set a new password (the current one must match); revokes every session of the
+        account (the caller opens a new one for the browser that asked)."""
         password_hash = self._passwords.hash(check_new_password(new))
         with self._sessions.read() as session:
             user, _ = _load(session, user_id)
@@ -191,10 +224,46 @@ class Accounts:
         def work(session: Session) -> Account:
             user, wallet = _load(session, user_id, lock=True)
             user.password_hash = password_hash
-            user.session_version += 1
+            _bump(session, user)
             return _account(user, wallet)
 
         return self._sessions.transact(work)
+
+    # ------------------------------------------------------------------ sessions
+
+    def open_session(self, user_id: int) -> str:
+        """A new session of ``user_id``: the token its cookie carries."""
+        return self._sessions.transact(lambda s: open_session(s, user_id, self._clock()))
+
+    def by_session(self, token: object) -> Account | None:
+        """The account of a live session's token, else None."""
+        with self._sessions.read() as session:
+            row = lookup(session, token, self._clock())
+            return None if row is None else _account(*row)
+
+    def adopt_legacy(self, user_id: int, version: int) -> tuple[Account, str] | None:
+        """A session for a cookie of the old kind (an account id and its session version),
+        if the version is still the account's; the version is bumped, so that cookie works
+        once: (the account, the new session's token), else None."""
+
+        def work(session: Session) -> tuple[Account, str] | None:
+            row = session.execute(select(User, Wallet).join(Wallet, Wallet.user_id == User.id)
+                                  .where(User.id == user_id).with_for_update()).first()
+            if row is None or row[0].session_version != version or row[0].suspended:
+                return None
+            row[0].session_version += 1
+            return _account(*row), open_session(session, user_id, self._clock())
+
+        return self._sessions.transact(work)
+
+    def close_session(self, token: str) -> None:
+        """Sign one session out."""
+        with self._sessions.write() as session:
+            close(session, token)
+
+    def session_count(self, user_id: int) -> int:
+        with self._sessions.read() as session:
+            return count(session, user_id, self._clock())
 
     # ------------------------------------------------------------------ reading
 
@@ -231,24 +300,24 @@ class Accounts:
 
     # ------------------------------------------------------------------ administration
 
-    def _update(self, user_id: int, change: Callable[[User], None]) -> Account:
+    def _update(self, user_id: int, change: Callable[[Session, User], None]) -> Account:
         def work(session: Session) -> Account:
             user, wallet = _load(session, user_id, lock=True)
-            change(user)
+            change(session, user)
             return _account(user, wallet)
 
         return self._sessions.transact(work)
 
     def logout_everywhere(self, user_id: int) -> Account:
-        """Bump the session version: every cookie signed with the old one stops working."""
+        """Revoke every session of the account (and bump its session version)."""
         return self._update(user_id, _bump)
 
     def set_suspended(self, user_id: int, suspended: bool = True) -> Account:
         """Suspend (or reinstate) an account; suspending also logs it out everywhere."""
 
-        def change(user: User) -> None:
+        def change(session: Session, user: User) -> None:
             if suspended and not user.suspended:
-                _bump(user)
+                _bump(session, user)
             user.suspended = suspended
 
         return self._update(user_id, change)
@@ -257,11 +326,13 @@ class Accounts:
         if role not in ROLES:
             raise InvalidRequest(f"role: one of {', '.join(ROLES)}, got {role!r}")
 
-        def change(user: User) -> None:
+        def change(session: Session, user: User) -> None:
             user.role = role
 
         return self._update(user_id, change)
 
 
-def _bump(user: User) -> None:
+def _bump(session: Session, user: User) -> None:
+    """Revoke every session of ``user``."""
+    revoke_all(session, user.id)
     user.session_version += 1

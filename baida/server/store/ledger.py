@@ -27,7 +27,7 @@ from .settlement import check_amount, check_hand, escape_amounts, settle_amounts
 
 SYSTEM_KINDS = ("house", "mint", "bots")
 # what an entry on an account is for (the player's history shows it by name)
-ENTRY_KINDS = ("grant", "hand", "fee", "penalty", "compensation")
+ENTRY_KINDS = ("grant", "hand", "fee", "penalty", "compensation", "reclaim")
 MAX_KEY_LENGTH = 200
 
 # The hot path's statements, built once.
@@ -271,6 +271,28 @@ class LedgerWriter:
         outcome = asdict(result)
         del outcome["replayed"]
         self.write(key, "grant", fingerprint, None, outcome, entries, wallets)
+        return result
+
+    def reclaim(self, key: str, user_id: int, amount: int) -> GrantResult:
+        """Take ``amount`` 银子 back to the mint (a guest's balance above the starting grant,
+        when it registers); a grant's mirror, with its own entry kind."""
+        _check_key(key)
+        if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+            raise InvalidRequest(f"a reclaim is a whole number of 银子 > 0, got {amount!r}")
+        fingerprint = _fingerprint("reclaim", {"user": user_id, "amount": amount})
+        wallets = self.lock_users([user_id])
+        outcome = self.stored(key, "reclaim", fingerprint)
+        if outcome is not None:
+            return GrantResult(**outcome, replayed=True)
+        wallet = wallets[user_id]
+        if wallet.balance < amount:
+            raise InvalidRequest(f"cannot take back {amount} 银子 of {wallet.balance}")
+        entries = {(self.system_wallet("mint"), "reclaim"): amount,
+                   (wallet.id, "reclaim"): -amount}
+        result = GrantResult(key, user_id, -amount, wallet.balance - amount)
+        outcome = asdict(result)
+        del outcome["replayed"]
+        self.write(key, "reclaim", fingerprint, None, outcome, entries, wallets)
         return result
 
     def settle_hand(self, key: str, seats: Sequence[int | None], owed: Sequence[int], fee: int,

@@ -67,17 +67,34 @@ class User(Base):
         CheckConstraint("role IN ('player', 'admin')", name="role"),
         CheckConstraint("(is_guest AND password_hash IS NULL) OR "
                         "(NOT is_guest AND password_hash IS NOT NULL)", name="guest_password"),
+        Index("uq_users_name_skeleton", "name_skeleton", unique=True),
     )
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True)
     name: Mapped[str] = mapped_column(String(64))
     name_key: Mapped[str] = mapped_column(String(64), unique=True)  # casefolded, for uniqueness
+    # its TR 39 skeleton (``names.name_skeleton``): no two names look alike; NULL only for
+    # names given before the rule that look like an older one
+    name_skeleton: Mapped[str | None] = mapped_column(String(128))
     password_hash: Mapped[str | None] = mapped_column(String(255))
     is_guest: Mapped[bool] = mapped_column(Boolean)
     role: Mapped[str] = mapped_column(String(16))
     suspended: Mapped[bool] = mapped_column(Boolean)
     session_version: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[datetime]
+
+
+class LoginSession(Base):
+    """A signed-in browser: its cookie holds the token whose SHA-256 is kept here. Signing
+    out deletes the row; so do registering a guest, a password change, a suspension."""
+
+    __tablename__ = "sessions"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    created_at: Mapped[datetime]
+    expires_at: Mapped[datetime] = mapped_column(index=True)
 
 
 class Wallet(Base):
@@ -109,7 +126,7 @@ class LedgerTxn(Base):
     __tablename__ = "ledger_txns"
 
     key: Mapped[str] = mapped_column(String(200), primary_key=True)
-    op: Mapped[str] = mapped_column(String(16))  # settle, escape, grant
+    op: Mapped[str] = mapped_column(String(16))  # settle, escape, grant, reclaim
     fingerprint: Mapped[str] = mapped_column(String(64))  # SHA-256 of the request
     hand_id: Mapped[int | None] = mapped_column(ForeignKey("hands.id"), index=True)
     outcome: Mapped[dict[str, Any]]

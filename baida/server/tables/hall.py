@@ -12,13 +12,13 @@ from typing import Any
 
 from baida import rulesets
 
-from ..directory.in_process import Directory, InProcessDirectory
+from ..directory.in_process import Directory, DirectoryUnavailable, InProcessDirectory
 from ..nodes.role import NodeRole
 from ..ops.logs import fields
 from ..ops.metrics import Metrics
 from ..store.leases import Fence
 from ..store.writer import StoreWriter
-from .actor import CLOSED, WAITING, TableActor, TableInfo
+from .actor import BETWEEN, CLOSED, PLAYING, WAITING, TableActor, TableInfo
 from .botpool import BotPool
 from .clock import Clock
 from .config import ConfigError, TableConfig
@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 ROOM_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 ROOM_CODE_LENGTH = 6
 MAX_TABLES_PER_HOST = 3
+DESCRIPTIONS_TTL = 1.0  # seconds a node reuses the shared directory's table summaries
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +143,7 @@ class Hall:
         self._numbered: dict[str, int] = {}  # the highest number of an open table at start
         # table -> the hand in play, its round and its people by seat (for the logs)
         self._hands: dict[int, tuple[int, Any, list[int | None]]] = {}
+        self._described: tuple[float, list[dict[str, Any]]] | None = None  # (read at, list)
         metrics.on_scrape(self._count)  # counted when scraped, not at every change
 
     # ---------------------------------------------------------------- life
@@ -278,8 +280,11 @@ class Hall:
     async def create_table(self, request: Any, host: User) -> TableActor:
         """A table a player asked for (validated ``TableConfig`` JSON)."""
         cfg = TableConfig.from_json(request)
-        mine = [a for a in self.tables.values() if a.info.host == host.id and a.status != CLOSED]
-        if len(mine) >= MAX_TABLES_PER_HOST:  # of several nodes, on this one
+        mine = {a.id for a in self.tables.values() if a.info.host == host.id and a.status != CLOSED}
+        if self.role is not None:  # and at the other nodes (as far as the directory knows)
+            mine |= {t["id"] for t in self.directory.descriptions()
+                     if t.get("host") == host.id and t.get("status") != CLOSED}
+        if len(mine) >= MAX_TABLES_PER_HOST:
             raise HallError(f"you may host at most {MAX_TABLES_PER_HOST} tables at once")
         return await self._create(cfg, host, player_made=True)
 
@@ -327,6 +332,33 @@ class Hall:
         if user.id == actor.info.host or self.directory.admitted(actor.id, user.id):
             return True
         return any(s.user is not None and s.user.id == user.id for s in actor.seats)
+
+    def seated_tables(self, user_id: int) -> list[dict[str, Any]]:
+        """The tables, of any node, where ``user_id`` holds a seat in a match in progress
+        (away or not: 托管 plays it until they come back), as the lobby's "return to your
+        table" lists them."""
+        out = []
+        for table in self._descriptions():
+            if table.get("status") not in (PLAYING, BETWEEN):
+                continue
+            for seat in table.get("seats", ()):
+                if seat.get("user") == user_id and seat.get("kind") == "person":
+                    out.append({"id": table["id"], "number": table["number"],
+                                "ruleset": table["ruleset"], "stakes": table["stakes"],
+                                "private": table["private"], "status": table["status"],
+                                "seat": seat["seat"], "mode": seat.get("mode")})
+                    break
+        return sorted(out, key=lambda t: t["id"])
+
+    def _descriptions(self) -> list[dict[str, Any]]:
+        """Every table's summary. Of several nodes (a shared directory: one read of every
+        summary), the list is read at most once a second and shared by the lobby's polls."""
+        if self.role is None:
+            return self.directory.descriptions()
+        now = self.clock.now()
+        if self._described is None or now - self._described[0] >= DESCRIPTIONS_TTL:
+            self._described = (now, self.directory.descriptions())
+        return self._described[1]
 
     def lobby(self) -> list[dict[str, Any]]:
         """The public tables as the lobby lists them (private ones are reached by code)."""
@@ -396,7 +428,10 @@ class Hall:
         seat it holds goes as an escape does (the bot plays on; at a 银子 table the hand in
         play and the escape penalty are its to pay). Returns how many tables it was at."""
         for node in self.peers():  # and at the other nodes' tables
-            self.directory.send(node, {"op": "suspend", "user": user_id, "message": message})
+            try:
+                self.directory.send(node, {"op": "suspend", "user": user_id, "message": message})
+            except DirectoryUnavailable:  # its session version voids it anyway
+                log.warning("could not tell %s of a suspension: the directory is out", node)
         touched = 0
         for actor in list(self.tables.values()):
             if actor.status == CLOSED:
@@ -411,6 +446,7 @@ class Hall:
     async def close_table(self, table_id: int, reason: str) -> bool:
         actor = self.tables.get(table_id)
         if actor is None and self.role is not None:  # another node's: ask it
+            # (DirectoryUnavailable while Redis is out: the routes answer 503, try again)
             owner = self.directory.owner(table_id)
             if owner is None:
                 return False

@@ -485,6 +485,7 @@ class TableInfo(_Out):
     options: dict[str, Any]  # every rule option, named (options.md)
     base: int
     fee: int
+    escape_penalty: int = 0  # 银子 an escaper pays on top of the hand
     stakes: Literal["points", "silver"]
     length: LengthJson
     private: bool
@@ -592,6 +593,9 @@ class HandResultMessage(_Out):
     totals: list[int]
     silver: list[SilverChange] | None
     match_over: bool
+    # seconds until the hall deals the next hand by itself (null: no limit, or the match is
+    # over); counted when this message is sent, so a reloaded page shows the true countdown
+    next_in: float | None = None
 
 
 class ChatMessage(_Out):

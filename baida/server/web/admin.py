@@ -62,11 +62,11 @@ async def admin_json(request: Request) -> Response:
 
 @endpoint(auth=True)
 async def admin_page(request: Request) -> Response:
-    account = _admin(request)
+    _admin(request)
     rt = runtime_of(request)
     assert rt.codec is not None
     data = await _overview(request)
-    token = rt.codec.csrf(account.id, account.session_version)
+    token = rt.codec.csrf(request.state.session)
     return HTMLResponse(render_page(data, token))
 
 
@@ -84,7 +84,7 @@ async def admin_action(request: Request) -> Response:
         form = await request.form()
         data = {k: v for k, v in form.items() if isinstance(v, str)}
         token = data.get("csrf")
-    if not rt.codec.csrf_ok(account.id, account.session_version, token):
+    if not rt.codec.csrf_ok(request.state.session, token):
         return error(403, "missing or wrong CSRF token")
     action = request.path_params["action"]
     target = _int(data.get("id"))

@@ -21,6 +21,7 @@ from starlette.routing import Route
 from ...engine.errors import EngineError
 from ...rulebook import BookError, query_options, rules_page
 from ...rules.options import OptionError
+from ..directory.in_process import DirectoryUnavailable
 from ..ops.logs import fields
 from ..store.errors import (
     AccountSuspended,
@@ -30,11 +31,12 @@ from ..store.errors import (
     NotFound,
     StoreError,
 )
+from ..store.logins import SESSION_DAYS
 from ..tables.chat import PHRASES
 from ..tables.config import ConfigError
 from ..tables.connection import User
 from ..tables.hall import HallError
-from .auth import COOKIE, SESSION_DAYS
+from .auth import COOKIE
 from .review import decision_review, hand_review
 from .runtime import Runtime
 from .verify import verify_record
@@ -53,14 +55,18 @@ Handler = Callable[[Request], Awaitable[Response]]
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, code: str | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.code = code
 
 
-def error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def error(status: int, message: str, code: str | None = None,
+          headers: dict[str, str] | None = None) -> JSONResponse:
+    """``{"error": message}``, and ``"code"`` when a client may translate or act on it."""
+    content = {"error": message} if code is None else {"error": message, "code": code}
+    return JSONResponse(content, status_code=status, headers=headers)
 
 
 def runtime_of(request: Request) -> Runtime:
@@ -79,22 +85,31 @@ def endpoint(*, auth: bool = False, csrf: bool = True) -> Callable[[Handler], Ha
             if unsafe and not rt.origin_ok(request.headers.get("origin"),
                                            request.headers.get("host")):
                 return error(403, "this request did not come from the hall's own page")
-            found = await rt.user_of(request.cookies.get(COOKIE))
+            cookie = request.cookies.get(COOKIE)
+            found = await rt.user_of(cookie)
+            adopted = None if found is not None or not cookie else await rt.adopt_legacy(cookie)
+            found = found or adopted
             request.state.user = found[0] if found else None
             request.state.account = found[1] if found else None
+            request.state.session = found[2] if found else None
             if auth and found is None:
                 return error(401, "sign in first (or play as a guest)")
             if unsafe and csrf and found is not None:
                 assert rt.codec is not None
                 token = request.headers.get("x-csrf-token")
-                if not rt.codec.csrf_ok(found[1].id, found[1].session_version, token):
+                if not rt.codec.csrf_ok(found[2], token):
                     return error(403, "missing or wrong X-CSRF-Token")
             try:
-                return await fn(request)
+                response = await fn(request)
+                if adopted is not None and b"set-cookie" not in dict(response.raw_headers):
+                    set_session_cookie(rt, response, adopted[2])
+                return response
             except ApiError as exc:
-                return error(exc.status, exc.message)
-            except (InvalidRequest, NameTaken, ConfigError, OptionError, HallError) as exc:
-                return error(400, str(exc))
+                return error(exc.status, exc.message, exc.code)
+            except NameTaken as exc:
+                return error(400, str(exc), getattr(exc, "code", "name_taken"))
+            except (InvalidRequest, ConfigError, OptionError, HallError) as exc:
+                return error(400, str(exc), getattr(exc, "code", None))
             except AuthenticationFailed:
                 return error(401, "wrong name or password")
             except AccountSuspended:
@@ -103,10 +118,22 @@ def endpoint(*, auth: bool = False, csrf: bool = True) -> Callable[[Handler], Ha
                 return error(404, "not found")
             except StoreError as exc:
                 return error(409, str(exc))
+            except DirectoryUnavailable as exc:  # Redis out, and the answer is not known here
+                response = error(503, str(exc))
+                response.headers["Retry-After"] = "2"
+                return response
 
         return run
 
     return wrap
+
+
+def set_session_cookie(rt: Runtime, response: Response, token: str) -> None:
+    """The session cookie of session ``token`` on ``response``."""
+    assert rt.codec is not None
+    response.set_cookie(COOKIE, rt.codec.dump(token), max_age=SESSION_DAYS * 86400,
+                        httponly=True, samesite="lax", secure=rt.settings.secure_cookies,
+                        path="/")
 
 
 async def body(request: Request, limit: int = MAX_BODY) -> Any:
@@ -132,122 +159,11 @@ def field(obj: Any, name: str, kind: type = str, required: bool = True) -> Any:
     return value
 
 
-def me_json(rt: Runtime, account: Any) -> dict[str, Any]:
-    assert rt.codec is not None
-    return {
-        "id": account.id,
-        "name": account.name,
-        "guest": account.is_guest,
-        "role": account.role,
-        "balance": account.balance,
-        "csrf": rt.codec.csrf(account.id, account.session_version),
-    }
-
-
-def signed_in(rt: Runtime, account: Any, status: int = 200) -> JSONResponse:
-    """The account's ``me`` with a fresh session cookie."""
-    assert rt.codec is not None
-    response = JSONResponse({"me": me_json(rt, account)}, status_code=status)
-    response.set_cookie(
-        COOKIE, rt.codec.dump(account.id, account.session_version),
-        max_age=SESSION_DAYS * 86400, httponly=True, samesite="lax",
-        secure=rt.settings.secure_cookies, path="/",
-    )
-    return response
-
-
 def client_address(request: Request) -> str:
     return request.client.host if request.client else "?"
 
 
-# ---------------------------------------------------------------- accounts
-
-
-@endpoint(csrf=False)
-async def guest(request: Request) -> Response:
-    rt = runtime_of(request)
-    if request.state.account is not None:
-        return JSONResponse({"me": me_json(rt, request.state.account)})
-    account = await rt.db.write(lambda s: s.accounts.create_guest())
-    return signed_in(rt, account, 201)
-
-
-@endpoint(csrf=False)
-async def register(request: Request) -> Response:
-    """Register (a guest keeps its balance and history when it registers)."""
-    rt = runtime_of(request)
-    data = await body(request)
-    name = field(data, "name")
-    password = field(data, "password")
-    current = request.state.account
-    if current is not None and current.is_guest:
-        assert rt.codec is not None
-        if not rt.codec.csrf_ok(current.id, current.session_version,
-                                request.headers.get("x-csrf-token")):
-            return error(403, "missing or wrong X-CSRF-Token")
-        account = await rt.db.write(
-            lambda s: s.accounts.upgrade_guest(current.id, password, name=name)
-        )
-    else:
-        account = await rt.db.write(lambda s: s.accounts.register(name, password))
-    return signed_in(rt, account, 201)
-
-
-@endpoint(csrf=False)
-async def login(request: Request) -> Response:
-    rt = runtime_of(request)
-    data = await body(request)
-    name = field(data, "name")
-    password = field(data, "password")
-    address = client_address(request)
-    if rt.limiter.blocked(address, name):
-        rt.metrics.logins.labels(outcome="limited").inc()
-        log.warning("sign-in refused: too many failures", extra=fields(
-            "login_limited", login=name[:40], address=address))
-        return error(429, "too many failed sign-ins; try again in a few minutes")
-    try:
-        account = await rt.db.read(lambda s: s.accounts.authenticate(name, password))
-    except (AuthenticationFailed, AccountSuspended) as exc:
-        rt.limiter.failed(address, name)
-        rt.metrics.logins.labels(outcome="failed").inc()
-        log.info("sign-in failed", extra=fields(
-            "login_failed", login=name[:40], address=address,
-            reason="suspended" if isinstance(exc, AccountSuspended) else "credentials"))
-        raise
-    rt.metrics.logins.labels(outcome="ok").inc()
-    return signed_in(rt, account)
-
-
-@endpoint()
-async def logout(request: Request) -> Response:
-    rt = runtime_of(request)
-    everywhere = (await body(request)).get("everywhere") is True
-    account = request.state.account
-    if account is not None and everywhere:
-        await rt.db.write(lambda s: s.accounts.logout_everywhere(account.id))
-    response = JSONResponse({"ok": True})
-    response.delete_cookie(COOKIE, path="/")
-    return response
-
-
-@endpoint(auth=True)
-async def me(request: Request) -> Response:
-    rt = runtime_of(request)
-    if request.method == "PATCH":
-        data = await body(request)
-        name = field(data, "name")
-        uid = request.state.account.id
-        account = await rt.db.write(lambda s: s.accounts.rename(uid, name))
-        return JSONResponse({"me": me_json(rt, account)})
-    return JSONResponse({"me": me_json(rt, request.state.account)})
-
-
-@endpoint()
-async def session(request: Request) -> Response:
-    """The signed-in account or null, never a 401: what a page asks first."""
-    rt = runtime_of(request)
-    account = request.state.account
-    return JSONResponse({"me": None if account is None else me_json(rt, account)})
+# ---------------------------------------------------------------- the player's own
 
 
 @endpoint(auth=True)
@@ -427,6 +343,15 @@ async def tables(request: Request) -> Response:
     return JSONResponse({"tables": rt.hall.lobby(), "online": rt.directory.online_count()})
 
 
+@endpoint(auth=True)
+async def my_tables(request: Request) -> Response:
+    """``GET /api/me/tables``: the tables where the caller holds a seat in a match in
+    progress (托管 plays it while they are away): the lobby's "return to your table"."""
+    rt = runtime_of(request)
+    assert rt.hall is not None
+    return JSONResponse({"tables": rt.hall.seated_tables(_user(request).id)})
+
+
 @endpoint()
 async def table(request: Request) -> Response:
     rt = runtime_of(request)
@@ -492,20 +417,30 @@ async def phrases(request: Request) -> Response:
 
 
 async def health(request: Request) -> Response:
+    """``/healthz`` and ``/healthz/ready``: 200 when this node may take new players, 503
+    (with ``not_ready``: why) while it starts or its database or directory is out."""
     rt = runtime_of(request)
-    try:
-        await rt.db.read(lambda s: s.ledger.totals())
-        database = "ok"
-    except Exception:
-        database = "unavailable"
-    ok = database == "ok" and rt.hall is not None
+    database = await rt.database_ok()
+    reasons = rt.ready_reasons(database)
     return JSONResponse(
-        {"ok": ok, "database": database, "tables": len(rt.hall.tables) if rt.hall else 0,
+        {"ok": not reasons, "not_ready": reasons,
+         "database": "ok" if database else "unavailable",
+         "directory": "ok" if rt.directory_ok() else "unavailable",
+         "tables": len(rt.hall.tables) if rt.hall else 0,
          "warm": rt.warmth(),
          # of several nodes, the one that answered (its tables, its warmth)
          "node": rt.settings.node.name if rt.settings.node is not None else None},
-        status_code=200 if ok else 503,
+        status_code=503 if reasons else 200,
+        headers={"Cache-Control": "no-store"},
     )
+
+
+async def live(request: Request) -> Response:
+    """``/healthz/live``: 200 while this process's event loop answers (a proxy or a service
+    manager restarts a node that fails it; Redis or the database being out does not)."""
+    rt = runtime_of(request)
+    return JSONResponse({"ok": True, "node": rt.settings.node.name if rt.settings.node
+                         is not None else None}, headers={"Cache-Control": "no-store"})
 
 
 async def metrics(request: Request) -> Response:
@@ -541,14 +476,9 @@ def _int_param(request: Request, name: str) -> int | None:
 
 
 ROUTES = [
-    Route("/api/guest", guest, methods=["POST"]),
-    Route("/api/register", register, methods=["POST"]),
-    Route("/api/login", login, methods=["POST"]),
-    Route("/api/logout", logout, methods=["POST"]),
-    Route("/api/me", me, methods=["GET", "PATCH"]),
-    Route("/api/session", session, methods=["GET"]),
     Route("/api/me/ledger", my_ledger, methods=["GET"]),
     Route("/api/me/hands", my_hands, methods=["GET"]),
+    Route("/api/me/tables", my_tables, methods=["GET"]),
     Route("/api/hands/{hand_id}/record", hand_record, methods=["GET"]),
     Route("/api/hands/{hand_id}/verify", hand_verify, methods=["GET"]),
     Route("/api/hands/{hand_id}/replay", hand_replay, methods=["GET"]),
@@ -562,6 +492,8 @@ ROUTES = [
     Route("/api/phrases", phrases, methods=["GET"]),
     Route("/api/rules/{ruleset}", rules, methods=["GET"]),
     Route("/healthz", health, methods=["GET"]),
+    Route("/healthz/ready", health, methods=["GET"]),
+    Route("/healthz/live", live, methods=["GET"]),
     Route("/metrics", metrics, methods=["GET"]),
 ]
 

@@ -17,7 +17,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..tables.clock import Clock
-from . import admin, api
+from . import account_routes, admin, api
 from .runtime import Runtime
 from .settings import HallSettings
 
@@ -53,6 +53,9 @@ def hall_server(config: Any, url: str, ready_fd: int | None = None) -> Any:
     class HallServer(uvicorn.Server):
         async def startup(self, sockets: Any = None) -> None:
             await super().startup(sockets=sockets)
+            if config.fd is not None:  # uvicorn listens on its own copy: this one would
+                os.close(config.fd)    # keep the port taken after the server let it go
+                config.fd = None
             if self.started and not self.should_exit:
                 if ready_fd is None:
                     print(f"baida hall: {url}", flush=True)
@@ -89,6 +92,7 @@ def create_app(settings: HallSettings, clock: Clock | None = None) -> HallApp:
             await runtime.stop()
 
     routes = [
+        *account_routes.ROUTES,
         *api.ROUTES,
         *admin.ROUTES,
         Route("/", index, methods=["GET"]),

@@ -1,31 +1,33 @@
-"""Sessions, CSRF tokens, and rate limits on logins and on room codes.
+"""Session and device cookies, CSRF tokens, and the failure limiter behind the rate limits.
 
-The session is a signed cookie (itsdangerous) holding the account id and its
-``session_version``; logging out everywhere or a suspension bumps the version, which voids
-every cookie issued before. State-changing requests authenticated by the cookie must carry a
-CSRF token (the ``X-CSRF-Token`` header, or a ``csrf`` form field on the admin pages) derived
-from the session, and browsers' ``Origin`` must be this hall's.
+The session cookie is a signed (itsdangerous) random token; the session itself is a row in
+the database (``store.logins``), so signing out, registering a guest, a password change or a
+suspension revokes it for good. State-changing requests authenticated by the cookie must
+carry a CSRF token (the ``X-CSRF-Token`` header, or a ``csrf`` form field on the admin pages)
+derived from the session, and browsers' ``Origin`` must be this hall's. The device cookie,
+set at each successful sign-in, tells the login limits (``limits``) a browser that has
+signed in to an account before.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import os
 import secrets
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
-from ..store.names import InvalidName, name_key, normalize_name
+from ..store.logins import SESSION_DAYS
 
 COOKIE = "baida_session"
-SESSION_DAYS = 30
-LOGIN_WINDOW = 600.0  # seconds
-LOGIN_FAILURES = 10  # failures per window per address and per name
+DEVICE_COOKIE = "baida_device"
+DEVICE_DAYS = 365
 ROOM_WINDOW = 600.0  # seconds
 ROOM_FAILURES = 10  # wrong room codes per window per address and per account
 
@@ -43,46 +45,89 @@ def load_secret(path: Path) -> bytes:
 
 
 class SessionCodec:
-    """Signs and reads session cookies; derives CSRF tokens."""
+    """Signs and reads session and device cookies; derives CSRF tokens."""
 
     def __init__(self, secret: bytes) -> None:
         self._secret = secret
         self._serializer = URLSafeTimedSerializer(secret.hex(), salt="baida-session")
+        self._devices = URLSafeTimedSerializer(secret.hex(), salt="baida-device")
 
-    def dump(self, user_id: int, version: int) -> str:
-        return self._serializer.dumps({"u": user_id, "v": version})
+    def dump(self, token: str) -> str:
+        return self._serializer.dumps({"s": token})
 
-    def load(self, cookie: str | None) -> tuple[int, int] | None:
-        """(user id, session version) of a valid cookie, else None."""
-        if not cookie or len(cookie) > 512:
-            return None
-        try:
-            data: Any = self._serializer.loads(cookie, max_age=SESSION_DAYS * 86400)
-        except BadSignature:
-            return None
+    def load(self, cookie: str | None) -> str | None:
+        """The session token of a validly signed cookie, else None (the database decides
+        whether the session is still open)."""
+        data = _loads(self._serializer, cookie, SESSION_DAYS)
+        token = data.get("s") if isinstance(data, dict) else None
+        return token if isinstance(token, str) else None
+
+    def load_legacy(self, cookie: str | None) -> tuple[int, int] | None:
+        """(user id, session version) of a cookie signed before sessions were kept by the
+        hall (``{"u", "v"}``), else None: the hall trades it once for a session."""
+        data = _loads(self._serializer, cookie, SESSION_DAYS)
         if not isinstance(data, dict):
             return None
         uid, version = data.get("u"), data.get("v")
-        if not isinstance(uid, int) or not isinstance(version, int):
+        if type(uid) is not int or type(version) is not int:
             return None
         return uid, version
 
-    def csrf(self, user_id: int, version: int) -> str:
-        msg = f"csrf:{user_id}:{version}".encode()
+    def dump_device(self, account: str) -> str:
+        """A device cookie for a browser that signed in to ``account`` (a login key)."""
+        return self._devices.dumps({"d": secrets.token_urlsafe(12), "a": account})
+
+    def load_device(self, cookie: str | None) -> tuple[str, str] | None:
+        """(device id, login key) of a validly signed device cookie, else None."""
+        data = _loads(self._devices, cookie, DEVICE_DAYS)
+        if not isinstance(data, dict):
+            return None
+        device, account = data.get("d"), data.get("a")
+        if not isinstance(device, str) or not isinstance(account, str):
+            return None
+        return device, account
+
+    def csrf(self, token: str) -> str:
+        msg = f"csrf:{token}".encode()
         return hmac.new(self._secret, msg, hashlib.sha256).hexdigest()[:32]
 
-    def csrf_ok(self, user_id: int, version: int, token: str | None) -> bool:
-        return bool(token) and hmac.compare_digest(self.csrf(user_id, version), str(token))
+    def csrf_ok(self, token: str, given: str | None) -> bool:
+        return bool(given) and hmac.compare_digest(self.csrf(token), str(given))
+
+
+def _loads(serializer: URLSafeTimedSerializer, cookie: str | None, days: int) -> Any:
+    if not cookie or len(cookie) > 512:
+        return None
+    try:
+        return serializer.loads(cookie, max_age=days * 86400)
+    except BadSignature:
+        return None
+
+
+class SharedCounts(Protocol):
+    """Counts kept for every node of a hall (``ContainedDirectory``); None: not now."""
+
+    def hit(self, name: str, window: float) -> int | None: ...
+
+    def hits(self, name: str) -> int | None: ...
 
 
 class FailureLimiter:
     """Failures per key (a client address, an account) in a sliding window of ``window``
-    seconds; a key with ``limit`` recent failures is blocked until they age out."""
+    seconds; a key with ``limit`` recent failures is blocked until they age out.
 
-    def __init__(self, now: Callable[[], float], limit: int, window: float) -> None:
+    With ``shared`` (the hall's nodes' directory), failures are counted for the whole hall:
+    a key is blocked once ``limit`` failures at any nodes fall in one window from its first
+    (a fixed window, counted atomically in Redis); while Redis is out, this node's own count
+    decides."""
+
+    def __init__(self, now: Callable[[], float], limit: int, window: float,
+                 kind: str = "fails") -> None:
         self._now = now
         self.limit = limit
         self.window = window
+        self.kind = kind
+        self.shared: SharedCounts | None = None
         self._fails: dict[str, deque[float]] = {}
 
     def _recent(self, key: str) -> deque[float]:
@@ -92,42 +137,38 @@ class FailureLimiter:
             times.popleft()
         return times
 
+    def _shared_count(self, key: str) -> int | None:
+        return self.shared.hits(f"{self.kind}:{key}") if self.shared is not None else None
+
+    def _count(self, key: str) -> int:
+        local = len(self._recent(key))
+        shared = self._shared_count(key)
+        return local if shared is None else max(local, shared)
+
     def blocked_keys(self, keys: tuple[str, ...]) -> bool:
-        return any(len(self._recent(k)) >= self.limit for k in keys)
+        return any(self._count(k) >= self.limit for k in keys)
+
+    def retry_after(self, keys: tuple[str, ...]) -> int:
+        """Seconds until every blocked key of ``keys`` is free again (0: none is blocked);
+        a key blocked by the other nodes' count alone waits at most a whole window."""
+        waits: list[float] = []
+        for key in keys:
+            recent = self._recent(key)
+            if len(recent) >= self.limit:
+                waits.append(recent[-self.limit] + self.window - self._now())
+            elif (self._shared_count(key) or 0) >= self.limit:
+                waits.append(self.window)
+        return max(1, math.ceil(max(waits))) if waits else 0
 
     def failed_keys(self, keys: tuple[str, ...]) -> None:
         now = self._now()
         for key in keys:
             self._recent(key).append(now)
+            if self.shared is not None:
+                self.shared.hit(f"{self.kind}:{key}", self.window)
         if len(self._fails) > 100_000:  # forget idle keys
             for key in [k for k, v in self._fails.items() if not v]:
                 del self._fails[key]
-
-
-def login_key(name: str) -> str:
-    """The account a login name reaches, as ``authenticate`` looks it up (so ``ａlice`` and
-    ``ALICE`` count against ``alice``'s limit); an invalid name is its own key."""
-    try:
-        return name_key(normalize_name(name))
-    except InvalidName:
-        return name[:64]
-
-
-class LoginLimiter(FailureLimiter):
-    """Failed logins per client address and per account name."""
-
-    def __init__(self, now: Callable[[], float]) -> None:
-        super().__init__(now, LOGIN_FAILURES, LOGIN_WINDOW)
-
-    @staticmethod
-    def _keys(address: str, name: str) -> tuple[str, ...]:
-        return (f"a:{address}", f"n:{login_key(name)}")
-
-    def blocked(self, address: str, name: str) -> bool:
-        return self.blocked_keys(self._keys(address, name))
-
-    def failed(self, address: str, name: str) -> None:
-        self.failed_keys(self._keys(address, name))
 
 
 class RoomCodeLimiter(FailureLimiter):
@@ -135,7 +176,7 @@ class RoomCodeLimiter(FailureLimiter):
     codes are not, and guessing them is what this stops."""
 
     def __init__(self, now: Callable[[], float]) -> None:
-        super().__init__(now, ROOM_FAILURES, ROOM_WINDOW)
+        super().__init__(now, ROOM_FAILURES, ROOM_WINDOW, "room")
 
     @staticmethod
     def _keys(address: str, user_id: int) -> tuple[str, ...]:

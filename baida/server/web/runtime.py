@@ -15,18 +15,28 @@ from urllib.parse import urlsplit
 
 from argon2 import PasswordHasher
 
-from ..directory.in_process import Directory, InProcessDirectory
+from ..directory.in_process import Directory, DirectoryUnavailable, InProcessDirectory
 from ..ops.logs import fields
 from ..ops.metrics import Metrics
+from ..store.skeletons import warm as warm_skeletons
 from ..store.writer import StoreWriter
 from ..tables.botpool import BotPool
 from ..tables.clock import Clock, LoopClock
 from ..tables.connection import Connection, User
 from ..tables.hall import Hall
-from .auth import LoginLimiter, RoomCodeLimiter, SessionCodec, load_secret
+from .auth import RoomCodeLimiter, SessionCodec, load_secret
+from .limits import GuestLimiter, LoginGate
 from .settings import HallSettings
 
 log = logging.getLogger("baida.server")
+DATABASE_SECONDS = 2.0  # a readiness check's longest wait for the database
+
+
+def _ping(store: Any) -> None:
+    from sqlalchemy import text
+
+    with store.engine.connect() as conn:
+        conn.execute(text("SELECT 1"))
 
 
 def tune_gc() -> None:
@@ -49,7 +59,8 @@ class Runtime:
         self.settings = settings
         self.clock: Clock = clock or LoopClock()
         self.metrics = Metrics(queued=lambda: Connection.queued)
-        self.limiter = LoginLimiter(self._now)
+        self.logins = LoginGate(self._now, settings.signins_per_address)
+        self.guests = GuestLimiter(self._now, settings.guests_per_hour)
         self.room_limiter = RoomCodeLimiter(self._now)
         self.tables_warm_seconds: float | None = None  # the evaluator tables, in this process
         self.directory: Directory = InProcessDirectory()
@@ -78,6 +89,7 @@ class Runtime:
                            starting_balance=s.starting_balance,
                            sqlite_synchronous=s.sqlite_synchronous)
         self.store.migrate()
+        warm_skeletons()
         self.bots = BotPool(workers=s.bot_workers, warm=s.warm_up)
         workers = asyncio.ensure_future(self.bots.start())  # they warm while this one does
         if s.warm_up:
@@ -118,13 +130,20 @@ class Runtime:
 
     def _join_nodes(self) -> None:
         """One node of several: the shared directory, and a socket for handed connections."""
+        from ..directory.contained import ContainedDirectory
         from ..directory.in_redis import RedisDirectory
         from ..nodes.handoff import HandoffListener
         from ..nodes.metrics import NodeMetrics
 
         role = self.settings.node
         assert role is not None
-        self.directory = RedisDirectory(role.redis_url, role.name, prefix=role.prefix)
+        directory = ContainedDirectory(
+            RedisDirectory(role.redis_url, role.name, prefix=role.prefix))
+        self.directory = directory
+        # the limits are counted hall-wide
+        self.logins.share(directory)
+        self.guests.share(directory)
+        self.room_limiter.shared = directory
         self.handoffs = HandoffListener(role.folder, role.name, self._adopt)
         self.node_metrics = NodeMetrics(role.name, self.metrics.render, self.directory)
 
@@ -146,7 +165,10 @@ class Runtime:
                 return None
             owner = ownership.keeper.owner_of(table_id)
         if owner is None:  # a table made within the last second
-            owner = self.directory.owner(table_id)
+            try:
+                owner = self.directory.owner(table_id)
+            except DirectoryUnavailable:  # not known here while Redis is out
+                return None
         return None if owner == role.name else owner
 
     def address_of(self, node: str) -> str | None:
@@ -162,6 +184,31 @@ class Runtime:
             return False
         keeper = ownership.keeper
         return keeper.moving(table_id) or keeper.owner_of(table_id) is not None
+
+    def directory_ok(self) -> bool:
+        """Whether the shared directory answers (always, for a hall of one process)."""
+        return bool(getattr(self.directory, "available", True))
+
+    async def database_ok(self, timeout: float = DATABASE_SECONDS) -> bool:
+        """Whether the database answers a trivial query within ``timeout`` seconds."""
+        if self.db is None:
+            return False
+        try:
+            await asyncio.wait_for(self.db.read(_ping), timeout)
+        except Exception:
+            return False
+        return True
+
+    def ready_reasons(self, database: bool) -> list[str]:
+        """Why this node should not get new players now (empty: ready)."""
+        reasons = []
+        if self.hall is None:
+            reasons.append("starting")
+        if not database:
+            reasons.append("database")
+        if not self.directory_ok():
+            reasons.append("directory")
+        return reasons
 
     async def stop(self) -> None:
         if self.handoffs is not None:
@@ -200,20 +247,34 @@ class Runtime:
 
     # ---------------------------------------------------------------- sessions
 
-    async def user_of(self, cookie: str | None) -> tuple[User, Any] | None:
-        """The signed-in, active account of a session cookie (and the account row)."""
+    async def user_of(self, cookie: str | None) -> tuple[User, Any, str] | None:
+        """The signed-in, active account of a session cookie: (user, account row, session
+        token); None when the cookie is not validly signed or its session is not open."""
         assert self.codec is not None and self.db is not None
-        found = self.codec.load(cookie)
-        if found is None:
+        token = self.codec.load(cookie)
+        if token is None:
             return None
-        uid, version = found
         try:
-            account = await self.db.read(lambda s: s.accounts.get(uid))
-        except Exception:
+            account = await self.db.read(lambda s: s.accounts.by_session(token))
+        except Exception:  # the database is away: nobody is signed in until it is back
+            log.exception("could not look a session up")
             return None
-        if account.session_version != version or account.suspended:
+        if account is None or account.suspended:
             return None
-        return User(account.id, account.name, account.role, account.is_guest), account
+        return User(account.id, account.name, account.role, account.is_guest), account, token
+
+    async def adopt_legacy(self, cookie: str | None) -> tuple[User, Any, str] | None:
+        """A session for a signed cookie of the kind made before sessions were kept by the
+        hall, once (``auth.SessionCodec.load_legacy``); the caller sets the new cookie."""
+        assert self.codec is not None and self.db is not None
+        legacy = self.codec.load_legacy(cookie)
+        if legacy is None:
+            return None
+        adopted = await self.db.write(lambda s: s.accounts.adopt_legacy(*legacy))
+        if adopted is None:
+            return None
+        account, token = adopted
+        return User(account.id, account.name, account.role, account.is_guest), account, token
 
     def origin_ok(self, origin: str | None, host: str | None) -> bool:
         """A browser's ``Origin`` must be this hall (or a configured one)."""

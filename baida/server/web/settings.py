@@ -30,6 +30,8 @@ class HallSettings:
     client_burst: float = 24.0  # ... and at once
     db_process: bool = True  # the tables' actions, deals and hand ends in a process of their own
     node: NodeRole | None = None  # one of several nodes (``baida serve --nodes``); None: alone
+    guests_per_hour: int = 10  # guests one address may make in an hour (0: no limit)
+    signins_per_address: int = 40  # sign-in attempts per address in 10 minutes (0: no limit)
 
     @property
     def database_url(self) -> str:

@@ -169,7 +169,7 @@ async def _check(path: str, headers: dict[str, str], runtime: Runtime) -> Any:
     if not runtime.origin_ok(headers.get("origin"), headers.get("host")):
         return _Turned("origin", "this connection did not come from the hall's own page", 4403)
     cookies = cookie_parser(headers.get("cookie", ""))
-    found: tuple[User, Any] | None = await runtime.user_of(cookies.get(COOKIE))
+    found: tuple[User, Any, str] | None = await runtime.user_of(cookies.get(COOKIE))
     if found is None:
         return _Turned("unauthorized", "sign in first (or play as a guest)", 4401)
     assert runtime.hall is not None
@@ -178,6 +178,9 @@ async def _check(path: str, headers: dict[str, str], runtime: Runtime) -> Any:
         return _Turned("moving", "the table is moving to another node", 1013)
     # a private table is the host's, its room code's and its seated people's: to anyone
     # else it does not exist (ids are consecutive; the answer must not tell them apart)
+    if actor is None and runtime.settings.node is not None and not runtime.directory_ok():
+        # its owner is not known here while the directory is out: the page tries again
+        return _Turned("try_again", "the hall is finding this table; reconnecting", 1013)
     if actor is None or not runtime.hall.may_open(actor, found[0]):
         return _Turned("no_table", "no such table", 4404)
     return found[0], actor

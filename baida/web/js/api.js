@@ -1,6 +1,17 @@
 // The lobby API (docs/protocol.md): JSON over HTTP with the session cookie and the CSRF token.
+// A refusal with a ``code`` is shown in the page's language (``err.<code>`` in i18n.js).
+
+import { t } from "./i18n.js";
 
 let csrf = "";
+
+/** The message of a refusal: its translation when the hall gave a known code. */
+function refusalText(data, status) {
+  const message = (data && data.error) || `HTTP ${status}`;
+  const key = data && typeof data.code === "string" ? `err.${data.code}` : "";
+  const text = key ? t(key, { msg: message }) : key;
+  return text && text !== key ? text : message;
+}
 
 export class ApiError extends Error {
   constructor(status, message) {
@@ -34,7 +45,7 @@ export async function api(method, path, body) {
     data = null;
   }
   if (!response.ok) {
-    throw new ApiError(response.status, (data && data.error) || `HTTP ${response.status}`);
+    throw new ApiError(response.status, refusalText(data, response.status));
   }
   return data;
 }

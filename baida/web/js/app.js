@@ -1,7 +1,7 @@
 // The page: the top bar (account, 银子, language, sound), the screens by address
-// (#/ lobby, #/table/ID, #/me, #/hand/ID) and the account.
+// (#/ lobby, #/table/ID, #/join/CODE (an invite link), #/me, #/hand/ID) and the account.
 
-import { get, post, setCsrf } from "./api.js";
+import { ApiError, get, post, setCsrf } from "./api.js";
 import { closeAll } from "./dialogs.js";
 import { clear, h, toast } from "./dom.js";
 import { installGuide } from "./guide.js";
@@ -93,7 +93,9 @@ function route() {
       app.signIn("/api/guest").catch((e) => toast(e.message, "error"));
       return;
     }
-    unmount = mountTable(main, app, Number(parts[1]), { autoplay: params.get("auto") === "1" });
+    unmount = mountTable(main, app, Number(parts[1]), { autoplay: params.get("auto") === "1", sit: params.get("sit") === "1" });
+  } else if (parts[0] === "join" && parts[1]) {
+    unmount = joinRoom(main, decodeURIComponent(parts[1]));
   } else if (parts[0] === "hand" && /^\d+$/.test(parts[1] || "")) {
     unmount = mountReplay(main, app, Number(parts[1]));
   } else if (parts[0] === "me") {
@@ -104,6 +106,37 @@ function route() {
     unmount = mountLobby(main, app);
   }
   document.body.dataset.screen = parts[0] || "lobby";
+}
+
+/** An invite link (#/join/CODE): signed in (as a guest if need be), the room code opens
+ * its table and the page sits down there. */
+function joinRoom(main, code) {
+  let stopped = false;
+  clear(main).append(h("p", { class: "muted joining" }, t("lobby.joining")));
+  (async () => {
+    try {
+      if (!app.me) {
+        const { me } = await post("/api/guest", {});
+        app.me = me;
+        setCsrf(me.csrf);
+        topBar();
+      }
+      const { table } = await post("/api/rooms", { code });
+      if (!stopped) location.replace(`#/table/${table.id}?sit=1`);
+    } catch (err) {
+      if (stopped) return;
+      toast(err instanceof ApiError && err.status === 404 ? t("lobby.no_room") : err.message, "error");
+      location.replace("#/");
+    }
+  })();
+  return () => { stopped = true; };
+}
+
+/** ``?room=CODE`` in the page's address is an invite too: to #/join/CODE. */
+function roomInQuery() {
+  const code = new URLSearchParams(location.search).get("room");
+  if (!code) return;
+  history.replaceState(null, "", `${location.pathname}#/join/${encodeURIComponent(code)}`);
 }
 
 /** ``body.touch`` on a touch screen without a mouse: tap to lift, and no key hints. A touch
@@ -134,6 +167,7 @@ async function boot() {
     document.documentElement.style.setProperty("--bar-h", `${document.getElementById("topbar").offsetHeight}px`);
   }).observe(document.getElementById("topbar"));
   installGuide();
+  roomInQuery();
   onLangChange(() => { topBar(); if (!document.body.dataset.screen?.startsWith("table") && !document.body.dataset.screen?.startsWith("hand")) route(); });
   route();
   document.body.dataset.ready = "1";

@@ -1,11 +1,13 @@
 // The lobby: signing in (guest or account), quick play against three bots, joining a private
 // table by its room code, creating a table, and the list of tables with their rule badges,
-// filtered by ruleset and free seats (the choice is remembered in localStorage).
+// filtered by ruleset and free seats (the choice is remembered in localStorage), the empty
+// tables of one kind shown as one row ("sit at the first free table"), and "return to your
+// table" while a match of yours goes on.
 
 import { ApiError, get, post } from "./api.js";
 import { clear, h, toast } from "./dom.js";
 import { learnCard } from "./guide.js";
-import { displayName, t } from "./i18n.js";
+import { counted, displayName, t } from "./i18n.js";
 import { RULESET_NAMES, ruleset } from "./rulesets.js";
 import { badge, lobbyBadges } from "./widgets.js";
 
@@ -24,7 +26,7 @@ export function signInCard(app, { compact = false } = {}) {
     h("button", { type: "submit", class: "btn" }, t("signin.login")),
     h("button", { type: "button", class: "btn btn-plain", onclick: () => submit("/api/register") }, t("signin.register")));
   if (app.me) {
-    return h("section", { class: "card signin" }, h("h2", {}, t("signin.as", { name: app.me.name })),
+    return h("section", { class: "card signin" }, h("h2", {}, t("signin.as", { name: displayName(app.me.name) })),
       app.me.guest ? [h("p", { class: "muted" }, t("signin.register_hint")), form] : null);
   }
   return h("section", { class: `card signin${compact ? " compact" : ""}` }, h("h2", {}, t("signin.title")),
@@ -55,7 +57,7 @@ function roomCard(app) {
     try {
       if (!app.me) await app.signIn("/api/guest");
       const { table } = await post("/api/rooms", { code: code.value.trim() });
-      location.hash = `#/table/${table.id}`;
+      location.hash = `#/table/${table.id}?sit=1`;
     } catch (err) {
       toast(err instanceof ApiError && err.status === 404 ? t("lobby.no_room") : err.message, "error");
     }
@@ -102,7 +104,7 @@ function createCard(app) {
     try {
       if (!app.me) await app.signIn("/api/guest");
       const { table } = await post("/api/tables", config);
-      location.hash = `#/table/${table.id}`;
+      location.hash = `#/table/${table.id}?sit=1`;  // create and sit: the host is seated
     } catch (err) {
       toast(err.message, "error");
     }
@@ -167,8 +169,57 @@ function tableRow(table) {
     h("div", { class: "badges" }, lobbyBadges(table)),
     h("div", { class: "table-row-seats" }, t("lobby.seats", { n: taken }), " · ", h("span", { class: "muted" }, names)),
     h("div", { class: "table-row-buttons" },
-      free ? h("a", { class: "btn", href: `#/table/${table.id}` }, t("lobby.sit")) : null,
+      free ? h("a", { class: "btn", href: `#/table/${table.id}?sit=1` }, t("lobby.sit")) : null,
       h("a", { class: "btn btn-plain", href: `#/table/${table.id}` }, free ? t("lobby.open") : t("lobby.watch"))));
+}
+
+/** "Return to your table": the tables where I hold a seat in a match in progress (托管
+ * plays it while I am away), from GET /api/me/tables. */
+function backCard(tables) {
+  if (!tables.length) return null;
+  return h("section", { class: "card back", role: "region", "aria-label": t("lobby.back") }, h("h2", {}, t("lobby.back")),
+    h("ul", { class: "back-list" }, tables.map((x) => h("li", { dataset: { table: String(x.id) } },
+      h("strong", {}, t("table.name", { ruleset: t(`ruleset.${x.ruleset}`), n: x.number })), " ",
+      h("span", { class: "muted" }, x.mode === "player" ? t("lobby.back_hint_here") : t("lobby.back_hint")), " ",
+      h("a", { class: "btn btn-primary", dataset: { act: "return" }, href: `#/table/${x.id}` }, t("lobby.back_go"))))));
+}
+
+/** What makes tables "the same kind" in the lobby: ruleset, 吃, stakes, 底分, length... */
+function kindOf(table) {
+  return `${table.ruleset}|${(table.badges || []).join(",")}|${table.fee}`;
+}
+
+/** The list's rows: a table with anyone at it, or not waiting, is a row of its own; the
+ * empty waiting tables of one kind are one row ("4 empty tables", sit at the first). */
+export function lobbyRows(tables) {
+  const rows = [];
+  const groups = new Map();
+  for (const table of tables) {
+    if (table.status === "waiting" && seated(table) === 0) {
+      const key = kindOf(table);
+      if (!groups.has(key)) {
+        groups.set(key, []);
+        rows.push({ group: groups.get(key) });
+      }
+      groups.get(key).push(table);
+    } else {
+      rows.push({ table });
+    }
+  }
+  return rows.map((row) => (row.table ? tableRow(row.table) : row.group.length === 1 ? tableRow(row.group[0]) : groupRow(row.group)));
+}
+
+function groupRow(tables) {
+  const first = tables[0];
+  const numbers = tables.map((x) => x.number).join(", ");
+  return h("li", { class: "table-row table-group", dataset: { group: kindOf(first), ruleset: first.ruleset } },
+    h("div", { class: "table-row-head" },
+      h("strong", {}, t(`ruleset.${first.ruleset}`), " · ", counted("lobby.empty_group", tables.length)),
+      badge(t("status.waiting"), "st-waiting")),
+    h("div", { class: "badges" }, lobbyBadges(first)),
+    h("div", { class: "table-row-seats muted" }, `#${numbers}`),
+    h("div", { class: "table-row-buttons" },
+      h("a", { class: "btn", dataset: { act: "sit-first" }, href: `#/table/${first.id}?sit=1` }, t("lobby.sit_first"))));
 }
 
 export function mountLobby(main, app) {
@@ -182,7 +233,7 @@ export function mountLobby(main, app) {
     if (tables === null) return;
     const shown = tables.filter((table) => tableShown(table, filter));
     const empty = tables.length ? t("lobby.none_shown") : t("lobby.none");
-    clear(list).append(...(shown.length ? shown.map(tableRow) : [h("li", { class: "muted" }, empty)]));
+    clear(list).append(...(shown.length ? lobbyRows(shown) : [h("li", { class: "muted" }, empty)]));
   };
   const drawFilter = () => {
     clear(filterSlot).append(filterBar(filter, (next) => {
@@ -192,7 +243,16 @@ export function mountLobby(main, app) {
       drawList();
     }));
   };
+  const backSlot = h("div", { class: "back-slot" });
+  const loadMine = async () => {
+    if (!app.me) return;
+    try {
+      const data = await get("/api/me/tables");
+      if (!stopped) clear(backSlot).append(...[backCard(data.tables)].filter(Boolean));
+    } catch { /* the list stays as it was */ }
+  };
   const load = async () => {
+    loadMine();
     try {
       const data = await get("/api/tables");
       if (stopped) return;
@@ -204,7 +264,7 @@ export function mountLobby(main, app) {
     }
   };
   clear(main).append(h("div", { class: "lobby" },
-    h("div", { class: "lobby-side" }, signInCard(app), learnCard(app), quickCard(app), roomCard(app), createCard(app)),
+    h("div", { class: "lobby-side" }, backSlot, signInCard(app), learnCard(app), quickCard(app), roomCard(app), createCard(app)),
     h("section", { class: "card tables-card" },
       h("div", { class: "tables-head" }, h("h2", {}, t("lobby.tables")), online,
         h("button", { type: "button", class: "btn btn-small", onclick: load }, t("lobby.refresh"))),

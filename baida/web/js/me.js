@@ -1,7 +1,7 @@
 // The player's own page: the 银子 balance and its history, and every hand played, each with
 // its replay, its verification and its record.
 
-import { get } from "./api.js";
+import { get, post, setCsrf } from "./api.js";
 import { clear, h, toast } from "./dom.js";
 import { seatName, signed, t } from "./i18n.js";
 import { signInCard } from "./lobby.js";
@@ -17,6 +17,27 @@ function when(iso) {
 function outcome(hand) {
   if (hand.outcome !== "win") return t("me.draw");
   return t("me.won", { who: seatName(hand.winner, hand.seat) });
+}
+
+function passwordCard(app) {
+  const current = h("input", { type: "password", autocomplete: "current-password", required: true, "aria-label": t("pw.current"), placeholder: t("pw.current") });
+  const next = h("input", { type: "password", autocomplete: "new-password", required: true, minlength: "8", "aria-label": t("pw.new"), placeholder: t("pw.new") });
+  const change = async (e) => {
+    e.preventDefault();
+    try {
+      const { me } = await post("/api/password", { password: current.value, new_password: next.value });
+      app.me = me;
+      setCsrf(me.csrf);
+      current.value = "";
+      next.value = "";
+      toast(t("pw.done"));
+    } catch (err) {
+      toast(err.message, "error");
+    }
+  };
+  return h("section", { class: "card password-card" }, h("h2", {}, t("pw.title")),
+    h("form", { class: "signin-form", onsubmit: change }, current, next,
+      h("button", { type: "submit", class: "btn" }, t("pw.change"))));
 }
 
 export function mountMe(main, app) {
@@ -73,7 +94,8 @@ export function mountMe(main, app) {
     h("section", { class: "card" }, h("h2", {}, t("me.ledger")),
       h("table", { class: "list-table" }, h("thead", {}, h("tr", {},
         [t("me.when"), t("me.kind"), t("me.amount"), t("me.hand")].map((c) => h("th", { scope: "col" }, c)))), ledger),
-      moreLedger)));
+      moreLedger),
+    app.me.guest ? null : passwordCard(app)));
   loadLedger().catch((err) => toast(err.message, "error"));
   loadHands().catch((err) => toast(err.message, "error"));
   return () => { stopped = true; };

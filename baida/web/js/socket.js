@@ -2,9 +2,15 @@
 // welcome and a snapshot (resync), so the page carries on where it was. A connection that
 // goes silent without closing (a phone changing networks, a sleeping laptop) is noticed by a
 // heartbeat: the page pings every few seconds, and when nothing at all has come back for
-// longer than the silence limit it gives that connection up and opens a new one.
+// longer than the silence limit it gives that connection up and opens a new one. A table
+// that is moving between the hall's nodes is tried again for a while (MOVING_MS).
 
 const RETRY_MS = [300, 1000, 2000, 4000, 8000];
+// A table whose node is restarting, or that is moving to another node, is briefly unknown
+// where the socket lands: the hall answers 4404 (no_table) or 1013 (try again). The page
+// tries again this many times, these pauses apart (about 20 s in all), before it says so.
+const MOVING_MS = [300, 600, 1000, 1500, 2000, 3000, 3000, 4000, 4000];
+const MOVING_CODES = [4404, 1013];
 // ``window.baidaConfig`` may set ``heartbeatMs`` and ``silenceMs`` (tests shorten them)
 const HEARTBEAT_MS = 5000;
 const SILENCE_MS = 12000;
@@ -24,6 +30,8 @@ export class TableSocket {
     this.silenceMs = config.silenceMs || SILENCE_MS;
     this.heartbeat = null;
     this.heard = 0;
+    this.moving = 0;  // tries in a row that found the table away
+    this.movingMs = config.movingMs || MOVING_MS;
   }
 
   url() {
@@ -55,13 +63,22 @@ export class TableSocket {
         return;
       }
       if (message.type === "error" && ["replaced", "closed"].includes(message.code)) this.stopped = true;
+      // the table is away for a moment: the close that follows decides (see MOVING_MS)
+      if (message.type === "error" && ["no_table", "try_again"].includes(message.code)) return;
+      if (message.type === "welcome") this.moving = 0;
       this.onMessage(message);
     });
     ws.addEventListener("close", (event) => {
       if (this.ws !== ws) return;
       this.ws = null;
       this.stopHeartbeat();
-      if (this.stopped || [4401, 4403, 4404].includes(event.code)) {
+      if (!this.stopped && MOVING_CODES.includes(event.code) && this.moving < this.movingMs.length) {
+        this.onStatus("moving");
+        this.timer = setTimeout(() => this.open(), this.movingMs[this.moving]);
+        this.moving += 1;
+        return;
+      }
+      if (this.stopped || [4401, 4403, ...MOVING_CODES].includes(event.code)) {
         this.onStatus("closed", event.code);
         return;
       }

@@ -13,7 +13,7 @@ import { boardEl, fitCentre } from "./board.js";
 import { makeCallouts } from "./callouts.js";
 import { closeAll } from "./dialogs.js";
 import { announce, clear, h, toast } from "./dom.js";
-import { onLangChange, seatName, t } from "./i18n.js";
+import { displayName, onLangChange, seatName, t } from "./i18n.js";
 import { play } from "./sound.js";
 import { TableSocket } from "./socket.js";
 import { applyEvent, copyView, viewFromStart } from "./state.js";
@@ -27,7 +27,7 @@ const PORTRAIT = "(orientation: portrait)";
 const WIDE = "(min-width: 1100px) and (min-aspect-ratio: 5/4)";  // room for the side panel
 const SOUNDS = { discard: "discard", chi: "chi", pon: "pon", mkong: "kong", akong: "kong", bukong: "kong", win: "win" };
 
-export function mountTable(main, app, tableId, { autoplay = false } = {}) {
+export function mountTable(main, app, tableId, { autoplay = false, sit = false } = {}) {
   const s = {
     table: null,
     seat: null,
@@ -49,6 +49,7 @@ export function mountTable(main, app, tableId, { autoplay = false } = {}) {
     waits: new Map(),
     phrases: null,
     autoplay,
+    sitOnArrival: sit,
     actId: 0,
   };
   const portrait = window.matchMedia(PORTRAIT);
@@ -77,13 +78,14 @@ export function mountTable(main, app, tableId, { autoplay = false } = {}) {
     if (kind === "open" || kind === "reopened") {
       s.conn = "open";
       s.awaitingSnapshot = true;
-    } else if (kind === "reconnecting") {
-      s.conn = "reconnecting";
+    } else if (kind === "reconnecting" || kind === "moving") {
+      s.conn = kind;
       s.awaitingSnapshot = true;
       s.prompt = null;
     } else if (kind === "closed") {
       s.conn = "closed";
       if (code === 4404) s.stopped = s.stopped || t("table.no_table");
+      if (code === 1013) s.stopped = s.stopped || t("table.unavailable");
       if (code === 4401) s.stopped = s.stopped || t("signin.title");
     }
     render();
@@ -157,6 +159,12 @@ export function mountTable(main, app, tableId, { autoplay = false } = {}) {
   }
 
   function autoSit() {
+    // created or invited ("create and sit", the invite link): take the first free seat once
+    if (s.sitOnArrival && s.table) {
+      s.sitOnArrival = false;
+      const free = s.table.seats.some((x) => x.kind === "empty");
+      if (s.table.status === "waiting" && mySeat() === null && free) send({ type: "sit", seat: null });
+    }
     // quick play: sit, fill the table with bots and get ready, as one click promised
     if (!s.autoplay || !s.table || s.table.status !== "waiting") return;
     const seat = mySeat();
@@ -253,7 +261,7 @@ export function mountTable(main, app, tableId, { autoplay = false } = {}) {
   // ------------------------------------------------------------------ drawing
 
   function names() {
-    return (s.table ? s.table.seats : []).map((x) => (x.kind === "bot" ? t("table.bot") : x.name || ""));
+    return (s.table ? s.table.seats : []).map((x) => (x.kind === "bot" ? t("table.bot") : displayName(x.name || "")));
   }
 
   // The screen has stable regions: the own seat and hand and the action bar are redrawn only
@@ -287,7 +295,7 @@ export function mountTable(main, app, tableId, { autoplay = false } = {}) {
     T.chrome.renderBar();
     clear(regions.status);
     if (s.stopped) regions.status.append(T.chrome.stoppedEl());
-    else if (s.conn === "reconnecting" || s.conn === "connecting") regions.status.append(h("div", { class: "banner banner-conn", role: "status" }, s.conn === "connecting" ? t("loading") : t("table.reconnecting")));
+    else if (["reconnecting", "connecting", "moving"].includes(s.conn)) regions.status.append(h("div", { class: "banner banner-conn", role: "status" }, t(s.conn === "connecting" ? "loading" : `table.${s.conn}`)));
     const bar = T.settle.foldedBar();
     if (bar) regions.status.append(bar);
     root.classList.toggle("with-side", wide.matches);

@@ -52,8 +52,10 @@ export function makeSettle(T) {
     st.matchOver = m.match_over;
     st.stored = true;
     st.source = source;
-    const wait = s.table && s.table.timing ? s.table.timing.between_hands : null;
-    // the hall deals the next hand this long after the result (sooner when all are ready)
+    // the hall deals the next hand this long after the result (sooner when all are ready):
+    // ``next_in`` counts from when the message was sent (after a reload, what is left)
+    const limit = s.table && s.table.timing ? s.table.timing.between_hands : null;
+    const wait = typeof m.next_in === "number" ? m.next_in : limit;
     if (source === "hand_result" && !m.match_over && typeof wait === "number") st.nextAt = performance.now() + wait * 1000;
     clearTimeout(storeTimer);
     loadNonwinners(st);
@@ -192,10 +194,9 @@ export function makeSettle(T) {
   function collapse() {
     const st = s.settlement;
     if (!st || st.collapsed || !modal) return;
-    modal.close();
-    modal = null;
-    st.collapsed = true;
+    st.collapsed = true;  // the dialog closes where the bar is drawn: one frame swaps them
     announce(t("st.collapsed_note"), { assertive: true });
+    T.render();
   }
 
   function reopen() {
@@ -209,6 +210,10 @@ export function makeSettle(T) {
   function foldedBar() {
     const st = s.settlement;
     if (!st || !st.collapsed) return null;
+    if (modal) {
+      modal.close();
+      modal = null;
+    }
     const title = st.handNo ? t("st.title", { n: st.handNo }) : t("st.title_plain");
     return h("div", { class: "banner st-bar", role: "status" }, h("strong", {}, title), " ",
       h("span", { class: "muted st-bar-note" }, t("st.collapsed_note")), " ",

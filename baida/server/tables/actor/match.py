@@ -16,7 +16,7 @@ from .. import protocol as P
 from ..connection import Connection
 from .bots import BotTurns
 from .outbox import Outbox
-from .state import BETWEEN, PLAYING, WAITING, HandInPlay, SeatState
+from .state import BETWEEN, PLAYING, RECONNECT_GRACE, WAITING, HandInPlay, SeatState
 from .storage import Storage
 
 
@@ -32,7 +32,8 @@ class MatchLife(Outbox, Storage, BotTurns):
     def _between_ready(self) -> bool:
         assert self.driver is not None
         # after a restart the people are offline through no doing of theirs: wait for them
-        wait_offline = self._restart_grace is not None and self.clock.now() < self._restart_grace
+        now = self.clock.now()
+        wait_offline = self._restart_grace is not None and now < self._restart_grace
         for i, s in enumerate(self.seats):
             if s.kind != "person":
                 continue
@@ -40,7 +41,16 @@ class MatchLife(Outbox, Storage, BotTurns):
                 return False
             if wait_offline and self.driver.auto_reason[i] == "offline":
                 return False
+            if s.conn is None and s.left_at is not None and now < s.left_at + RECONNECT_GRACE:
+                return False  # just gone (a reload?): waited for a moment
         return True
+
+    def _reconnect_wake(self) -> float | None:
+        """The end of the earliest reconnection grace still running between hands."""
+        ends = [s.left_at + RECONNECT_GRACE for s in self.seats
+                if s.kind == "person" and s.conn is None and s.left_at is not None
+                and s.left_at + RECONNECT_GRACE > self.clock.now()]
+        return min(ends, default=None)
 
     async def _start_match(self) -> None:
         if self.status != WAITING or any(s.empty for s in self.seats) or not self._all_ready():
@@ -144,14 +154,15 @@ class MatchLife(Outbox, Storage, BotTurns):
         for i, s in enumerate(self.seats):
             if s.escaped:  # the escaper paid this hand; from now on the house's bot plays
                 self.seats[i] = SeatState(bot=True, ready=True)
+        if not match_over:  # the deadline first: the result says how long is left
+            limit = self.config.timing.between_hands
+            self._between_deadline = None if limit is None else self.clock.now() + limit
         self._send_hand_result(hand_id, hand.number, outcome, match_over)
         self.metrics.hand_finished()
         if match_over:
             await self._end_match()
         else:
             self.status = BETWEEN
-            limit = self.config.timing.between_hands
-            self._between_deadline = None if limit is None else self.clock.now() + limit
             self._maybe_start()
         self._changed()
 
@@ -215,14 +226,11 @@ class MatchLife(Outbox, Storage, BotTurns):
         elif driver is not None:
             self._send_outbox()
             self._send_snapshots()
-            if (
-                self.status == BETWEEN
-                and self._between_deadline is not None
-                and now >= self._between_deadline
-            ):
-                for s in self.seats:
-                    s.ready = True
-                self._maybe_start()
+            if self.status == BETWEEN:
+                if self._between_deadline is not None and now >= self._between_deadline:
+                    for s in self.seats:
+                        s.ready = True
+                self._maybe_start()  # the deadline, or a reconnection grace, ran out
         self._schedule()
 
     def _schedule(self) -> None:
@@ -232,8 +240,11 @@ class MatchLife(Outbox, Storage, BotTurns):
             wake = self._outage.retry_at  # nothing else moves before the store is back
         elif self.driver is not None and self.status == PLAYING:
             wake = self.driver.next_wakeup()
-        elif self.status == BETWEEN and self._between_deadline is not None:
+        elif self.status == BETWEEN:
             wake = self._between_deadline
+            grace = self._reconnect_wake()
+            if grace is not None and (wake is None or grace < wake):
+                wake = grace
         if wake == self._timer_at:
             return
         if self._timer is not None:

@@ -60,6 +60,7 @@ class Outbox(TableState):
             "options": cfg.options,
             "base": cfg.base,
             "fee": cfg.fee,
+            "escape_penalty": cfg.escape_penalty,
             "stakes": cfg.stakes,
             "length": cfg.length_json(),
             "private": cfg.private,
@@ -134,6 +135,11 @@ class Outbox(TableState):
             return
         base, changes = self._last_result
         message = dict(base)
+        deadline = self._between_deadline
+        if not base["match_over"] and deadline is not None:
+            message["next_in"] = round(max(0.0, deadline - self.clock.now()), 1)
+        else:
+            message["next_in"] = None
         if changes is not None:
             message["silver"] = [
                 {**c, "balance": c["balance"] if conn.seat == c["seat"] else None}

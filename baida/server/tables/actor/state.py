@@ -21,6 +21,9 @@ from ..connection import Connection, User
 from ..hall_store import HallStore
 
 WAITING, PLAYING, BETWEEN, CLOSED = "waiting", "playing", "between", "closed"
+# seconds a person whose connection closed between hands is still waited for before the
+# next deal (a reload, a network change): their seat is not dealt to 托管 while they come back
+RECONNECT_GRACE = 5.0
 
 
 @dataclass(slots=True)
@@ -32,6 +35,7 @@ class SeatState:
     ready: bool = False
     conn: Connection | None = None
     escaped: bool = False  # the person left mid-match; a bot plays on
+    left_at: float | None = None  # when the person's connection closed (None: connected)
 
     @property
     def empty(self) -> bool:

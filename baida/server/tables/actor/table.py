@@ -104,6 +104,7 @@ class TableActor(Seating, Restart):
                           "message": "this seat was opened in another window"})
                 old.close(4000, "replaced")
             self.seats[seat].conn = conn
+            self.seats[seat].left_at = None
             conn.seat = seat
         else:
             self.spectators.add(conn)
@@ -128,6 +129,7 @@ class TableActor(Seating, Restart):
             return
         state = self.seats[seat]
         state.conn = None
+        state.left_at = self.clock.now()
         if self.status == WAITING:
             self.seats[seat] = SeatState()  # a seat is kept only during a match
         elif self.driver is not None:

@@ -1,0 +1,223 @@
+"""The lobby's account routes: guests, registration, sign-in and out, the player's name and
+password. Sessions are rows in the database (``store.logins``): each sign-in opens one and
+sets its cookie, and every change of who may use the account (registering a guest, a new
+password, signing out) revokes the sessions it must. The limits are ``limits``'s.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ..ops.logs import fields
+from ..store.errors import AccountSuspended, AuthenticationFailed
+from .api import (
+    ApiError,
+    body,
+    client_address,
+    endpoint,
+    error,
+    field,
+    runtime_of,
+    set_session_cookie,
+)
+from .auth import COOKIE, DEVICE_COOKIE, DEVICE_DAYS
+from .limits import Refusal, login_key
+from .runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+
+def me_json(rt: Runtime, account: Any, token: str) -> dict[str, Any]:
+    """The account as the client sees it, with the CSRF token of session ``token``."""
+    assert rt.codec is not None
+    return {
+        "id": account.id,
+        "name": account.name,
+        "guest": account.is_guest,
+        "role": account.role,
+        "balance": account.balance,
+        "csrf": rt.codec.csrf(token),
+    }
+
+
+async def open_session(rt: Runtime, account: Any, status: int = 200, *,
+                       device: bool = False) -> JSONResponse:
+    """A new session for ``account``: its ``me`` and the session cookie; ``device`` also
+    (re)issues the device cookie that lets this browser past the name's login limit."""
+    assert rt.codec is not None and rt.db is not None
+    token = await rt.db.write(lambda s: s.accounts.open_session(account.id))
+    response = JSONResponse({"me": me_json(rt, account, token)}, status_code=status)
+    set_session_cookie(rt, response, token)
+    if device:
+        response.set_cookie(DEVICE_COOKIE, rt.codec.dump_device(login_key(account.name)),
+                            max_age=DEVICE_DAYS * 86400, httponly=True, samesite="strict",
+                            secure=rt.settings.secure_cookies, path="/api/")
+    return response
+
+
+def limited(refusal: Refusal) -> JSONResponse:
+    """A 429 naming the limit, with ``Retry-After``."""
+    return error(429, refusal.message, refusal.code,
+                 headers={"Retry-After": str(refusal.retry_after)})
+
+
+async def _close_current(request: Request) -> None:
+    """Close the session this request came with (signing in as someone else)."""
+    token = request.state.session
+    if token is not None:
+        await runtime_of(request).db.write(lambda s: s.accounts.close_session(token))
+
+
+def _device(request: Request) -> tuple[str, str] | None:
+    rt = runtime_of(request)
+    assert rt.codec is not None
+    return rt.codec.load_device(request.cookies.get(DEVICE_COOKIE))
+
+
+@endpoint(csrf=False)
+async def guest(request: Request) -> Response:
+    """A guest account with the starting balance; at most ``guests_per_hour`` per address."""
+    rt = runtime_of(request)
+    if request.state.account is not None:
+        return JSONResponse({"me": me_json(rt, request.state.account, request.state.session)})
+    address = client_address(request)
+    refusal = rt.guests.refusal(address)
+    if refusal is not None:
+        log.warning("guest refused: too many from one address", extra=fields(
+            "guests_limited", address=address))
+        return limited(refusal)
+    rt.guests.made(address)
+    account = await rt.db.write(lambda s: s.accounts.create_guest())
+    return await open_session(rt, account, 201)
+
+
+@endpoint(csrf=False)
+async def register(request: Request) -> Response:
+    """Register; a guest keeps its hands and its balance up to the starting grant, and its
+    old sessions (the guest cookie) are revoked: the answer carries a new cookie."""
+    rt = runtime_of(request)
+    data = await body(request)
+    name = field(data, "name")
+    password = field(data, "password")
+    current = request.state.account
+    if current is not None and current.is_guest:
+        assert rt.codec is not None
+        if not rt.codec.csrf_ok(request.state.session, request.headers.get("x-csrf-token")):
+            return error(403, "missing or wrong X-CSRF-Token")
+    refusal = rt.logins.admit(client_address(request), None)
+    if refusal is not None:
+        return limited(refusal)
+    if current is not None and current.is_guest:
+        account = await rt.db.write(
+            lambda s: s.accounts.upgrade_guest(current.id, password, name=name))
+    else:
+        account = await rt.db.write(lambda s: s.accounts.register(name, password))
+        await _close_current(request)
+    return await open_session(rt, account, 201, device=True)
+
+
+@endpoint(csrf=False)
+async def login(request: Request) -> Response:
+    rt = runtime_of(request)
+    data = await body(request)
+    name = field(data, "name")
+    password = field(data, "password")
+    address = client_address(request)
+    device = _device(request)
+    refusal = rt.logins.admit(address, name, device)
+    if refusal is not None:
+        rt.metrics.logins.labels(outcome="limited").inc()
+        log.warning("sign-in refused: %s", refusal.code, extra=fields(
+            "login_limited", login=name[:40], address=address, limit=refusal.code))
+        return limited(refusal)
+    try:
+        account = await rt.db.read(lambda s: s.accounts.authenticate(name, password))
+    except (AuthenticationFailed, AccountSuspended) as exc:
+        rt.logins.failed(address, name, device)
+        rt.metrics.logins.labels(outcome="failed").inc()
+        log.info("sign-in failed", extra=fields(
+            "login_failed", login=name[:40], address=address, known_device=device is not None,
+            reason="suspended" if isinstance(exc, AccountSuspended) else "credentials"))
+        raise
+    rt.metrics.logins.labels(outcome="ok").inc()
+    await _close_current(request)
+    return await open_session(rt, account, device=True)
+
+
+@endpoint()
+async def logout(request: Request) -> Response:
+    """Close this session (``{"everywhere": true}``: every session of the account)."""
+    rt = runtime_of(request)
+    everywhere = (await body(request)).get("everywhere") is True
+    account = request.state.account
+    if account is not None and everywhere:
+        await rt.db.write(lambda s: s.accounts.logout_everywhere(account.id))
+    else:
+        await _close_current(request)
+    response = JSONResponse({"ok": True})
+    response.delete_cookie(COOKIE, path="/")
+    return response
+
+
+@endpoint(auth=True)
+async def password(request: Request) -> Response:
+    """``POST /api/password`` ``{"password", "new_password"}``: every session of the account
+    is revoked, and the answer opens a new one for this browser."""
+    rt = runtime_of(request)
+    data = await body(request)
+    current = field(data, "password")
+    new = field(data, "new_password")
+    account = request.state.account
+    if account.is_guest:
+        raise ApiError(400, "a guest has no password: register first", "guest_no_password")
+    address = client_address(request)
+    device = _device(request)
+    refusal = rt.logins.admit(address, account.name, device)
+    if refusal is not None:
+        return limited(refusal)
+    try:
+        changed = await rt.db.write(
+            lambda s: s.accounts.change_password(account.id, current, new))
+    except AuthenticationFailed:
+        rt.logins.failed(address, account.name, device)
+        raise ApiError(403, "the current password is wrong", "wrong_password") from None
+    log.info("password changed", extra=fields("password_changed", user=account.id))
+    return await open_session(rt, changed, device=True)
+
+
+@endpoint(auth=True)
+async def me(request: Request) -> Response:
+    rt = runtime_of(request)
+    token = request.state.session
+    if request.method == "PATCH":
+        data = await body(request)
+        name = field(data, "name")
+        uid = request.state.account.id
+        account = await rt.db.write(lambda s: s.accounts.rename(uid, name))
+        return JSONResponse({"me": me_json(rt, account, token)})
+    return JSONResponse({"me": me_json(rt, request.state.account, token)})
+
+
+@endpoint()
+async def session(request: Request) -> Response:
+    """The signed-in account or null, never a 401: what a page asks first."""
+    rt = runtime_of(request)
+    account = request.state.account
+    return JSONResponse({"me": None if account is None
+                         else me_json(rt, account, request.state.session)})
+
+
+ROUTES = [
+    Route("/api/guest", guest, methods=["POST"]),
+    Route("/api/register", register, methods=["POST"]),
+    Route("/api/login", login, methods=["POST"]),
+    Route("/api/logout", logout, methods=["POST"]),
+    Route("/api/password", password, methods=["POST"]),
+    Route("/api/me", me, methods=["GET", "PATCH"]),
+    Route("/api/session", session, methods=["GET"]),
+]

@@ -1,0 +1,52 @@
+"""The table page when its table is away for a moment (its node restarting, or moving): the
+hall answers 4404 ``no_table`` and the page tries again, saying the table is moving, instead
+of saying it does not exist; it joins the table once it is there, and says it does not exist
+only when the tries are used up. In a real browser against a real hall."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from web_support import Web, enter_as_guest
+
+pytest_plugins = ["web_fixtures"]
+
+MAKE_TABLE = """async () => {
+  const me = (await (await fetch('/api/me')).json()).me;
+  const r = await fetch('/api/tables', {method: 'POST', body: JSON.stringify({ruleset: 'jiaxing'}),
+    headers: {'Content-Type': 'application/json', 'X-CSRF-Token': me.csrf}});
+  return (await r.json()).table.id;
+}"""
+
+
+def next_table_id(web: Web) -> int:
+    return max(web.hall.table_ids()) + 1
+
+
+def test_a_table_that_is_away_is_tried_again_until_it_is_there(web: Web) -> None:
+    page: Any = web.page()
+    page.add_init_script("window.baidaConfig = {movingMs: [200, 400, 800, 1600, 3200, 6400]}")
+    enter_as_guest(page, web.hall.base)
+    table_id = next_table_id(web)  # not made yet: where a restarting node's table would be
+    page.goto(f"{web.hall.base}/#/table/{table_id}")
+    page.wait_for_function("window.baidaTable && window.baidaTable.state.conn === 'moving'",
+                           timeout=10000)
+    banner = page.locator(".banner-conn")
+    assert "moving" in banner.inner_text() or "转移" in banner.inner_text()
+    assert page.evaluate("window.baidaTable.state.stopped") in (None, False, "")
+    assert page.evaluate(MAKE_TABLE) == table_id  # the table is back
+    page.wait_for_function("(s => s.conn === 'open' && s.table)(window.baidaTable.state)",
+                           timeout=15000)
+    assert page.evaluate("window.baidaTable.state.table.id") == table_id
+    assert page.locator(".banner-conn").count() == 0
+
+
+def test_a_table_that_never_comes_is_said_not_to_exist_at_the_end(web: Web) -> None:
+    page: Any = web.page()
+    page.add_init_script("window.baidaConfig = {movingMs: [100, 100, 100]}")
+    enter_as_guest(page, web.hall.base)
+    page.goto(f"{web.hall.base}/#/table/{next_table_id(web) + 1000}")
+    page.wait_for_function("window.baidaTable && window.baidaTable.state.conn === 'closed'",
+                           timeout=10000)
+    stopped = page.evaluate("window.baidaTable.state.stopped")
+    assert stopped in ("There is no such table.", "没有这张牌桌。"), stopped

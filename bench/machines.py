@@ -195,7 +195,8 @@ class Machines:
                "--port", str(PORT), "--data", str(node.data), "--database", self.database,
                "--redis", f"unix://{self.redis_socket}", "--redis-prefix", self.schema,
                "--bot-workers", "0", "--no-warm-up", "--log-level", "info",
-               "--log-format", "text", "--starting-balance", str(STARTING)]
+               "--guests-per-hour", "0", "--log-format", "text",
+               "--starting-balance", str(STARTING)]
         node.proc = subprocess.Popen(cmd, stdout=node.log.open("wb"), stderr=subprocess.STDOUT,
                                      env={**os.environ, "PYTHONUNBUFFERED": "1", **self.env})
         deadline = time.monotonic() + 60

@@ -47,7 +47,7 @@ def start(data: Path, port: int, *flags: str) -> subprocess.Popen[bytes]:
     (at most 30 s). Each run logs to a file of its own (``hall-N.log``)."""
     log = data / f"hall-{len(list(data.glob('hall-*.log'))) + 1}.log"
     cmd = [sys.executable, "-m", "baida.cli", "serve", "--port", str(port), "--data", str(data),
-           "--bot-workers", "0", "--no-warm-up", "--log-level", "warning",
+           "--bot-workers", "0", "--no-warm-up", "--log-level", "warning", "--guests-per-hour", "0",
            "--starting-balance", str(STARTING), *flags]
     proc = subprocess.Popen(cmd, stdout=log.open("wb"), stderr=subprocess.STDOUT,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})

@@ -257,7 +257,7 @@ async def _play(m: Machines) -> None:
         assert drained.returncode == 0, drained.stderr
         await until("the table to move", lambda: owner_or_none(m, other) not in
                     (None, "host2"), 90.0)
-        await until("host2 drained", lambda: "is drained" in h2.log.read_text(), 30.0)
+        await until("host2 drained", lambda: "is drained" in h2.log.read_text(), 90.0)
         assert m.stop(h2) in (0, -15)  # (uvicorn ends by the signal it was stopped by)
         m.start(h2)
         await until("two more hands after the move", lambda: len(

@@ -280,6 +280,8 @@ class Hall:
     async def create_table(self, request: Any, host: User) -> TableActor:
         """A table a player asked for (validated ``TableConfig`` JSON)."""
         cfg = TableConfig.from_json(request)
+        if self.ownership is not None and self.ownership.keeper.is_draining:
+            raise HallError("this server is being stopped: try again in a moment")
         mine = {a.id for a in self.tables.values() if a.info.host == host.id and a.status != CLOSED}
         if self.role is not None:  # and at the other nodes (as far as the directory knows)
             mine |= {t["id"] for t in self.directory.descriptions()

@@ -154,8 +154,19 @@ class Ownership:
             await asyncio.wait_for(actor.call(actor.let_go, "table moving"), 10.0)
         except TimeoutError:
             actor.let_go("table moving")
-        hall.forget(table_id)
-        await self.keeper.release(table_id)
+        finally:
+            hall.tables.pop(table_id, None)  # whatever the store and directory say below
+        try:
+            # before ``forget``, which drops the lease's epoch: without it nothing is released
+            # and the other nodes wait for the lease to expire
+            await self.keeper.release(table_id)
+        except Exception as exc:  # the store is out: the lease, no longer renewed, expires
+            log.warning("table %s: its lease could not be released: %s", table_id, exc)
+        try:
+            hall.forget(table_id)
+            hall.directory.release_table(table_id, self.keeper.name)
+        except Exception as exc:  # the directory is out: the new owner's claim replaces it
+            log.warning("table %s: the directory could not forget it: %s", table_id, exc)
         self.given += 1
 
     async def _drain(self) -> None:

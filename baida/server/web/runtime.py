@@ -208,6 +208,9 @@ class Runtime:
             reasons.append("database")
         if not self.directory_ok():
             reasons.append("directory")
+        ownership = getattr(self.hall, "ownership", None)
+        if ownership is not None and ownership.keeper.is_draining:
+            reasons.append("draining")  # it gives its tables away: new players go elsewhere
         return reasons
 
     async def stop(self) -> None:

@@ -24,6 +24,10 @@ class MatchLife(Outbox, Storage, BotTurns):
     """Deals, hands and the driver."""
 
     def _maybe_start(self) -> None:
+        # a holding table (its node drains) starts nothing: and since every pump between
+        # hands comes here, posting a deal that ``_next_hand`` refuses would loop forever
+        if self.holding:
+            return
         if self.status == WAITING and not any(s.empty for s in self.seats) and self._all_ready():
             self.post(self._start_match)
         elif self.status == BETWEEN and self._between_ready():

@@ -61,7 +61,10 @@ def start_hall(data: Path, port: int, redis_port: int) -> tuple[subprocess.Popen
         [sys.executable, "-m", "baida.cli", "serve", "--nodes", "2", "--port", str(port),
          "--data", str(data), "--bot-workers", "0", "--no-warm-up", "--log-level", "warning",
          "--redis", f"redis://127.0.0.1:{redis_port}/0", "--client-rate", "1000",
-         "--client-burst", "1000"], stdout=log.open("wb"), stderr=subprocess.STDOUT,
+         "--client-burst", "1000",  # every client on this one address, with one account:
+         "--max-connections-per-address", "100000", "--max-sockets-per-address", "100000",
+         "--max-sockets-per-account", "100000", "--guests-per-hour", "0",
+         "--signins-per-address", "0"], stdout=log.open("wb"), stderr=subprocess.STDOUT,
         env={**os.environ, "PYTHONUNBUFFERED": "1"})
     while "baida hall:" not in log.read_text(errors="replace"):
         if proc.poll() is not None or time.monotonic() - began > 180:

@@ -71,7 +71,9 @@ def start_hall(port: int, data: Path, unpaced: bool = False, nodes: int = 1,
     run raises the limit."""
     cmd = [sys.executable, "-m", "baida.cli", "serve", "--port", str(port), "--data", str(data),
            "--bot-workers", "0", "--log-level", "warning", "--starting-balance", "1000",
-           "--guests-per-hour", "0"]  # every client is a guest from this one address
+           # every client is a guest on this one address
+           "--guests-per-hour", "0",
+           "--max-connections-per-address", "100000", "--max-sockets-per-address", "100000"]
     if unpaced:
         cmd += ["--client-rate", "10000", "--client-burst", "10000"]
     if nodes > 1:

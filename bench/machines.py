@@ -195,7 +195,9 @@ class Machines:
                "--port", str(PORT), "--data", str(node.data), "--database", self.database,
                "--redis", f"unix://{self.redis_socket}", "--redis-prefix", self.schema,
                "--bot-workers", "0", "--no-warm-up", "--log-level", "info",
-               "--guests-per-hour", "0", "--log-format", "text",
+               "--guests-per-hour", "0", "--signins-per-address", "0",
+               "--max-connections-per-address", "100000", "--max-sockets-per-address", "100000",
+               "--max-sockets-per-account", "100000", "--log-format", "text",
                "--starting-balance", str(STARTING)]
         node.proc = subprocess.Popen(cmd, stdout=node.log.open("wb"), stderr=subprocess.STDOUT,
                                      env={**os.environ, "PYTHONUNBUFFERED": "1", **self.env})

@@ -47,7 +47,11 @@ def start_hall(data: Path, port: int, redis_url: str, timeout: float = 90.0
     cmd = [sys.executable, "-m", "baida.cli", "serve", "--nodes", "2", "--port", str(port),
            "--data", str(data), "--bot-workers", "0", "--no-warm-up", "--log-level", "warning",
            "--redis", redis_url, "--redis-prefix", PREFIX,
-           "--client-rate", "1000", "--client-burst", "1000"]  # (the pings of ping_times)
+           "--client-rate", "1000", "--client-burst", "1000",  # (the pings of ping_times)
+           # every client on this one address, some sharing an account
+           "--max-connections-per-address", "100000", "--max-sockets-per-address", "100000",
+           "--max-sockets-per-account", "100000",
+           "--guests-per-hour", "0", "--signins-per-address", "0"]
     proc = subprocess.Popen(cmd, stdout=log.open("wb"), stderr=subprocess.STDOUT,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
     deadline = time.monotonic() + timeout

@@ -42,16 +42,16 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start(data: Path, port: int, *flags: str) -> subprocess.Popen[bytes]:
+def start(data: Path, port: int, *flags: str, within: float = 30.0) -> subprocess.Popen[bytes]:
     """``baida serve`` on ``data`` (with ``flags`` besides); returns once it prints its URL
-    (at most 30 s). Each run logs to a file of its own (``hall-N.log``)."""
+    (at most ``within`` seconds). Each run logs to a file of its own (``hall-N.log``)."""
     log = data / f"hall-{len(list(data.glob('hall-*.log'))) + 1}.log"
     cmd = [sys.executable, "-m", "baida.cli", "serve", "--port", str(port), "--data", str(data),
-           "--bot-workers", "0", "--no-warm-up", "--log-level", "warning", "--guests-per-hour", "0",
-           "--starting-balance", str(STARTING), *flags]
+           "--bot-workers", "0", "--no-warm-up", "--log-level", "warning",
+           "--starting-balance", str(STARTING), "--guests-per-hour", "0", *flags]
     proc = subprocess.Popen(cmd, stdout=log.open("wb"), stderr=subprocess.STDOUT,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + within
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise AssertionError(f"the hall did not start: {log.read_text()[-2000:]}")
@@ -59,7 +59,7 @@ def start(data: Path, port: int, *flags: str) -> subprocess.Popen[bytes]:
             return proc
         time.sleep(0.05)
     proc.kill()
-    raise AssertionError("the hall did not start within 30 s")
+    raise AssertionError(f"the hall did not start within {within:g} s")
 
 
 async def until(what: str, cond: Callable[[], bool], timeout: float = 15.0) -> None:

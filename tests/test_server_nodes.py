@@ -187,8 +187,13 @@ def redis_url() -> str:
 
 
 def start_nodes(data: Path, port: int, redis: str, prefix: str) -> subprocess.Popen[bytes]:
-    """``baida serve --nodes 2``; returns once the supervisor prints the URL (30 s at most)."""
-    return start(data, port, "--nodes", "2", "--redis", redis, "--redis-prefix", prefix)
+    """``baida serve --nodes 2``; returns once the supervisor prints the URL (30 s at most).
+    One account opens ~100 sockets at once here (the handoff under load): the per-account and
+    per-address caps are raised to let it."""
+    return start(data, port, "--nodes", "2", "--redis", redis, "--redis-prefix", prefix,
+                 "--max-sockets-per-account", "1000", "--max-sockets-per-address", "1000",
+                 "--max-connections-per-address", "1000",
+                 "--guests-per-hour", "0", "--signins-per-address", "0")
 
 
 def stop(proc: subprocess.Popen[bytes]) -> int:

@@ -232,7 +232,7 @@ def test_on_a_touch_screen_one_tap_lifts_a_tile_and_a_second_tap_discards_it(
 ) -> None:
     script_hand(web.hall, monkeypatch, "jiaxing", TENPAI)
     context = web.browser.new_context(viewport=PHONE_TOUCH, locale="zh-CN", has_touch=True,
-                                      is_mobile=True, device_scale_factor=2)
+                                      is_mobile=True, device_scale_factor=2, bypass_csp=True)
     web.contexts.append(context)
     page = context.new_page()
     web.watches.append(ConsoleWatch(page))

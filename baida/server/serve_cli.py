@@ -45,6 +45,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--signins-per-address", type=int, default=40, metavar="N",
                         help="sign-ins, registrations and password changes one address may "
                         "try in 10 minutes (default 40; 0: no limit)")
+    parser.add_argument("--request-timeout", type=float, default=10.0, metavar="SECONDS",
+                        help="time a client has to send a request's headers and body "
+                        "(default 10; a slower one gets 408 and is disconnected)")
+    parser.add_argument("--max-connections-per-address", type=int, default=64, metavar="N",
+                        help="open connections one address may hold (default 64; more get "
+                        "429); a trusted proxy is not counted")
+    parser.add_argument("--max-sockets-per-address", type=int, default=32, metavar="N",
+                        help="table sockets one address may hold (default 32)")
+    parser.add_argument("--max-sockets-per-account", type=int, default=8, metavar="N",
+                        help="table sockets one account may hold (default 8)")
+    parser.add_argument("--forwarded-allow-ips", default="", metavar="ADDRESSES",
+                        help="proxies (addresses or networks, comma-separated; * for any) "
+                        "whose X-Forwarded-For names the client (default: none, every "
+                        "limit counts the connecting address)")
+    parser.add_argument("--password-workers", type=int, default=1, metavar="N",
+                        help="threads that hash passwords at once (default 1; logins "
+                        "beyond wait their turn, play is not slowed)")
     parser.add_argument("--log-format", choices=("auto", "text", "json"), default="auto",
                         help="log lines as JSON objects or text (default auto: JSON unless "
                         "stderr is a terminal)")
@@ -84,6 +101,12 @@ def settings_from(args: argparse.Namespace) -> HallSettings:
         client_burst=args.client_burst,
         guests_per_hour=args.guests_per_hour,
         signins_per_address=args.signins_per_address,
+        request_timeout=args.request_timeout,
+        connections_per_address=args.max_connections_per_address,
+        sockets_per_address=args.max_sockets_per_address,
+        sockets_per_account=args.max_sockets_per_account,
+        forwarded_allow_ips=args.forwarded_allow_ips,
+        password_workers=args.password_workers,
     )
     if args.data is not None:
         settings.data_dir = args.data
@@ -124,6 +147,12 @@ def node_flags(args: argparse.Namespace) -> list[str]:
              "--client-rate", str(args.client_rate), "--client-burst", str(args.client_burst),
              "--guests-per-hour", str(args.guests_per_hour),
              "--signins-per-address", str(args.signins_per_address),
+             "--request-timeout", str(args.request_timeout),
+             "--max-connections-per-address", str(args.max_connections_per_address),
+             "--max-sockets-per-address", str(args.max_sockets_per_address),
+             "--max-sockets-per-account", str(args.max_sockets_per_account),
+             "--forwarded-allow-ips", args.forwarded_allow_ips,
+             "--password-workers", str(args.password_workers),
              "--log-format", args.log_format, "--log-level", args.log_level,
              "--redis", args.redis, "--redis-prefix", args.redis_prefix]
     if args.advertise is not None:
@@ -156,6 +185,21 @@ def run(args: argparse.Namespace) -> int:
         print("baida serve: --client-rate is in (0, 10000] and --client-burst in [1, 10000]",
               file=sys.stderr)
         return 2
+    if not 0 < args.request_timeout <= 3600:
+        print("baida serve: --request-timeout is in (0, 3600] seconds", file=sys.stderr)
+        return 2
+    if min(args.max_connections_per_address, args.max_sockets_per_address,
+           args.max_sockets_per_account, args.password_workers) < 1:
+        print("baida serve: the --max-... limits and --password-workers are >= 1",
+              file=sys.stderr)
+        return 2
+    try:
+        from .web.client_limits import TrustedProxies
+
+        TrustedProxies(args.forwarded_allow_ips)
+    except ValueError as exc:
+        print(f"baida serve: --forwarded-allow-ips: {exc}", file=sys.stderr)
+        return 2
     if not 1 <= args.nodes <= 64:
         print("baida serve: --nodes must be 1-64", file=sys.stderr)
         return 2
@@ -164,6 +208,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"baida serve: {problem}", file=sys.stderr)
         return 2
     setup_logging(args.log_format, args.log_level)
+    from .web.client_limits import raise_descriptor_limit
+
+    raise_descriptor_limit()  # one descriptor a connection: as many as the system allows
     settings = settings_from(args)
     if args.nodes > 1 and args.node_index is None:
         from .nodes.supervisor import supervise

@@ -3,7 +3,9 @@
 ``TableDriver`` owns a ``Match`` and stands between it and the seats:
 
 * it turns what the engine awaits into **prompts**: a sequence number, the legal actions and
-  a deadline, released to the seat only when the events leading to it have been;
+  a deadline, released to the seat only when the events leading to it have been; each seat
+  counts its own prompts (``next_seq[seat]``), so a seat's numbers say nothing of the
+  decisions other seats were asked for (a claim window another seat let pass);
 * it accepts an answer only from the seat a prompt was released to (the caller passes the
   seat of the authenticated connection, never one read from a message), only with that
   prompt's sequence number and only if it is one of the offered actions; anything else is
@@ -148,7 +150,8 @@ class TableDriver:
         self.listeners: set[Recipient] = set()
         self.prompts: dict[int, Prompt] = {}
         self.bank = [self.timing.bank] * 4
-        self.next_seq = first_seq
+        # each seat's next prompt number: a seat's own count, never the table's
+        self.next_seq: list[int] = [first_seq] * 4
         self.on_applied: Callable[[Action, list[Any]], None] | None = None
         # told (seat, mode, reason) whenever a seat changes hands (the hall logs 托管)
         self.on_mode: Callable[[int, SeatMode, str | None], None] | None = None
@@ -425,8 +428,8 @@ class TableDriver:
             if seat in self.prompts:
                 continue
             kind = _KIND[rnd.phase]
-            prompt = Prompt(seat, self.next_seq, kind, rnd.legal_actions(seat), released)
-            self.next_seq += 1
+            prompt = Prompt(seat, self.next_seq[seat], kind, rnd.legal_actions(seat), released)
+            self.next_seq[seat] += 1
             limit = self.timing.limit(kind)
             if limit is not None:
                 prompt.free_until = released + limit

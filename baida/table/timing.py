@@ -7,6 +7,10 @@ from typing import Any
 
 # prompt kinds (the engine's phases in which a seat decides)
 TURN, CLAIM, ROB, SANTAN = "turn", "claim", "rob", "santan"
+# with the uniform window, answers close this long before the window ends (at most a quarter
+# of it): every answer, and the pass of a seat that did not answer, is then stored before the
+# window's end, so a late answer's write never delays what follows (which would show)
+ANSWER_GUARD = 0.25
 
 
 class TimingError(ValueError):
@@ -25,7 +29,8 @@ class TableTiming:
     * ``uniform_window``: instead of ``pause``, wait the whole claim window (``claim``)
       after every discard and every 补杠, whoever may claim and whenever they answer:
       answers are taken at once, their effects come at the window's end, so the pace tells
-      nothing even when people answer slowly. Needs a ``claim`` limit.
+      nothing even when people answer slowly. A window's prompt then has ``claim`` less
+      ``ANSWER_GUARD`` to answer. Needs a ``claim`` limit.
     * ``claim``: the time a seat has to answer a claim or 抢杠 window; a timeout passes.
     * ``turn`` + ``bank``: the time to discard, then the seat's bank for this hand; a timeout
       hands the seat to 托管 until the player takes it back.
@@ -76,6 +81,8 @@ class TableTiming:
             return self.turn
         if kind == SANTAN:
             return self.santan
+        if self.uniform_window and self.claim is not None:
+            return self.claim - min(ANSWER_GUARD, self.claim / 4)
         return self.claim
 
     @property

@@ -40,6 +40,15 @@ def warm_up() -> None:
     warm_tables()
 
 
+def worker_start(hall: int, warm: bool) -> None:
+    """A worker's first act: end with the hall (``hall``: its pid), then warm up."""
+    from ..ops.orphans import die_with_parent
+
+    die_with_parent(hall)
+    if warm:
+        warm_up()
+
+
 def ready(hold: float = 0.0) -> int:
     """A worker's pid, once its initializer (the warm-up) has run; ``hold`` keeps it busy a
     moment so that the next job goes to another worker."""
@@ -65,8 +74,8 @@ class BotPool:
         if workers > 0:
             context = multiprocessing.get_context("spawn")
             self._executor = ProcessPoolExecutor(
-                max_workers=workers, mp_context=context, initializer=warm_up if warm else None
-            )
+                max_workers=workers, mp_context=context, initializer=worker_start,
+                initargs=(os.getpid(), warm))
 
     async def start(self, deadline: float = 180.0) -> float:
         """Start every worker and wait until each has run its warm-up; the seconds it took."""

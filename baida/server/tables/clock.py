@@ -24,10 +24,20 @@ class Clock(Protocol):
     def call_at(self, when: float, callback: Callable[[], None]) -> TimerHandle: ...
 
 
+# A timer further away than this is set in two steps: a first one this long before its
+# time, which sets the real one. Linux lets a sleeping process's wait (epoll_wait) end up to
+# 0.1% of its length late, so a loop that sleeps through a whole 2 s claim window would
+# release what follows up to 2 ms later than one woken in between by someone's answer: the
+# pace would tell whether a window was open. The last step is always this short, so the
+# slack is the kernel's minimum (50 µs) whatever happened before.
+LAST_STEP = 0.02
+
+
 class LoopClock:
     """The running asyncio loop's clock (monotonic seconds). It keeps the loop it first ran
     in (a hall has one): looking the running loop up costs a system call in Python 3.11, and
-    the hall asks for the time many times per action."""
+    the hall asks for the time many times per action. A timer fires as precisely whether
+    or not the loop woke before it (``LAST_STEP``)."""
 
     def __init__(self) -> None:
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -40,7 +50,26 @@ class LoopClock:
         return (self._loop or self._running()).time()
 
     def call_at(self, when: float, callback: Callable[[], None]) -> TimerHandle:
-        return (self._loop or self._running()).call_at(when, callback)
+        loop = self._loop or self._running()
+        if when - loop.time() <= LAST_STEP:
+            return loop.call_at(when, callback)
+        return _TwoSteps(loop, when, callback)
+
+
+class _TwoSteps:
+    """A timer set in two steps (see ``LAST_STEP``); ``cancel`` stops whichever is pending."""
+
+    __slots__ = ("_handle",)
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, when: float,
+                 callback: Callable[[], None]) -> None:
+        def last_step() -> None:
+            self._handle = loop.call_at(when, callback)
+
+        self._handle: asyncio.TimerHandle = loop.call_at(when - LAST_STEP, last_step)
+
+    def cancel(self) -> None:
+        self._handle.cancel()
 
 
 class _ManualTimer:

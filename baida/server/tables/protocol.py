@@ -22,13 +22,32 @@ Seat = Annotated[int, Field(ge=0, le=3)]
 Face = Annotated[str, Field(pattern=r"^([1-9][mps]|[ESWNCFP]|f[1-8])$")]
 
 
-class ProtocolError(ValueError):
-    """A client message that is not a message of this protocol."""
+ID_MAX = 32  # characters of a client's ``id``
 
-    def __init__(self, code: str, message: str) -> None:
+
+class ProtocolError(ValueError):
+    """A client message that is not one of this protocol (``id``: its own, if valid)."""
+
+    def __init__(self, code: str, message: str, id: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.id = id
+
+
+def _valid_id(obj: dict[str, Any]) -> str | None:
+    """The ``id`` of a message object if it is one the protocol takes (a short string)."""
+    value = obj.get("id")
+    return value if isinstance(value, str) and len(value) <= ID_MAX else None
+
+
+def sent_id(frame: str | bytes) -> str | None:
+    """The valid ``id`` of a frame not parsed as a message (a refusal echoes it), else None."""
+    try:
+        obj = orjson.loads(frame) if _size(frame) <= MAX_FRAME else None
+    except orjson.JSONDecodeError:
+        return None
+    return _valid_id(obj) if isinstance(obj, dict) else None
 
 
 class _Message(BaseModel):
@@ -119,7 +138,7 @@ class Act(_Message):
     type: Literal["act"]
     seq: int
     action: ActionJson
-    id: Annotated[str, Field(max_length=32)] | None = None
+    id: Annotated[str, Field(max_length=ID_MAX)] | None = None
 
 
 class Resume(_Message):
@@ -138,7 +157,7 @@ class Chat(_Message):
 
 class Ping(_Message):
     type: Literal["ping"]
-    id: Annotated[str, Field(max_length=32)] | None = None
+    id: Annotated[str, Field(max_length=ID_MAX)] | None = None
 
 
 ClientMessage = Annotated[
@@ -170,11 +189,11 @@ def parse_client(frame: str | bytes) -> Any:
     kind = obj.get("type")
     if kind not in CLIENT_TYPES:
         shown = kind if isinstance(kind, str) and len(kind) <= 20 else "?"
-        raise ProtocolError("malformed", f"unknown message type {shown!r}")
+        raise ProtocolError("malformed", f"unknown message type {shown!r}", _valid_id(obj))
     try:
         return _CLIENT.validate_python(obj)
     except ValidationError as exc:
-        raise ProtocolError("malformed", _describe(exc)) from None
+        raise ProtocolError("malformed", _describe(exc), _valid_id(obj)) from None
 
 
 def _describe(exc: ValidationError) -> str:
@@ -513,8 +532,9 @@ class TableMessage(_Out):
 
 
 class PromptMessage(_Out):
-    """A decision the seat owes: answer with ``act`` and this ``seq``. ``time_ms``: the free
-    time left; ``bank_ms``: the bank after it (null: no limit)."""
+    """A decision the seat owes: answer with ``act`` and this ``seq`` (each seat numbers its
+    own prompts). ``time_ms``: the free time left; ``bank_ms``: the bank after it (null: no
+    limit)."""
 
     type: Literal["prompt"]
     seq: int
@@ -548,9 +568,11 @@ class EventsMessage(_Out):
 
 
 class PromptClosed(_Out):
+    """Prompt ``seq`` ran out of time (a window passed for you, or 托管 took the seat)."""
+
     type: Literal["prompt_closed"]
     seq: int
-    reason: Literal["timeout", "auto"]
+    reason: Literal["timeout"]
 
 
 class Ack(_Out):
@@ -560,8 +582,8 @@ class Ack(_Out):
 
 
 class Refusal(_Out):
-    """A message the table did not take; nothing changed. ``code``: malformed, too_large,
-    rate_limited, no_prompt, stale, not_offered, not_allowed, protocol."""
+    """A message the table did not take; nothing changed (``code``: malformed, too_large,
+    rate_limited, no_prompt, stale, not_offered, not_allowed, protocol; ``id``: its own)."""
 
     type: Literal["refused"]
     code: str
@@ -620,10 +642,9 @@ class ErrorMessage(_Out):
 
 
 class Notice(_Out):
-    """Something everyone at the table is told that is not part of the game:
-    ``storage_down`` (the hall cannot store the table's moves just now; the table waits, its
-    clocks stopped, and answers sent meanwhile are taken when it goes on) and
-    ``storage_back``."""
+    """Something everyone at the table is told, not part of the game: ``storage_down`` (the
+    hall cannot store the table's moves just now: the table waits, clocks stopped, and takes
+    the answers sent meanwhile when it goes on) and ``storage_back``."""
 
     type: Literal["notice"]
     code: Literal["storage_down", "storage_back"]

@@ -113,10 +113,10 @@ async def register(request: Request) -> Response:
     if refusal is not None:
         return limited(refusal)
     if current is not None and current.is_guest:
-        account = await rt.db.write(
+        account = await rt.hashing(
             lambda s: s.accounts.upgrade_guest(current.id, password, name=name))
     else:
-        account = await rt.db.write(lambda s: s.accounts.register(name, password))
+        account = await rt.hashing(lambda s: s.accounts.register(name, password))
         await _close_current(request)
     return await open_session(rt, account, 201, device=True)
 
@@ -136,7 +136,7 @@ async def login(request: Request) -> Response:
             "login_limited", login=name[:40], address=address, limit=refusal.code))
         return limited(refusal)
     try:
-        account = await rt.db.read(lambda s: s.accounts.authenticate(name, password))
+        account = await rt.hashing(lambda s: s.accounts.authenticate(name, password))
     except (AuthenticationFailed, AccountSuspended) as exc:
         rt.logins.failed(address, name, device)
         rt.metrics.logins.labels(outcome="failed").inc()
@@ -181,7 +181,7 @@ async def password(request: Request) -> Response:
     if refusal is not None:
         return limited(refusal)
     try:
-        changed = await rt.db.write(
+        changed = await rt.hashing(
             lambda s: s.accounts.change_password(account.id, current, new))
     except AuthenticationFailed:
         rt.logins.failed(address, account.name, device)

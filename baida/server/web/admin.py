@@ -17,7 +17,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Route
 
 from ..ops.logs import fields
-from .api import ApiError, body, endpoint, error, runtime_of
+from .api import MAX_ID, ApiError, _int_param, body, endpoint, error, runtime_of
 
 log = logging.getLogger(__name__)
 
@@ -32,8 +32,7 @@ def _admin(request: Request) -> Any:
 async def _overview(request: Request) -> dict[str, Any]:
     rt = runtime_of(request)
     assert rt.hall is not None
-    after = request.query_params.get("after")
-    cursor = int(after) if after and after.isdigit() else None
+    cursor = _int_param(request, "after")
     players = await rt.db.read(lambda s: s.accounts.list_players(limit=100, after=cursor))
     totals = await rt.db.read(lambda s: s.ledger.totals())
     check = await rt.db.read(lambda s: s.ledger.check())
@@ -110,9 +109,11 @@ async def admin_action(request: Request) -> Response:
 
 
 def _int(value: Any) -> int:
-    if isinstance(value, int) and not isinstance(value, bool):
+    """An id or amount of a form or JSON body: a whole number a database row can hold."""
+    if isinstance(value, int) and not isinstance(value, bool) and -MAX_ID <= value <= MAX_ID:
         return value
-    if isinstance(value, str) and value.strip().isdigit() and len(value) < 19:
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit() and (
+            len(value.strip()) < 19):
         return int(value)
     raise ApiError(400, "id and amount are whole numbers")
 

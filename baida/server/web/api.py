@@ -37,15 +37,14 @@ from ..tables.config import ConfigError
 from ..tables.connection import User
 from ..tables.hall import HallError
 from .auth import COOKIE
+from .guard import MAX_BODY, MAX_RECORD
 from .review import decision_review, hand_review
-from .runtime import Runtime
+from .runtime import HashingBusy, Runtime
 from .verify import verify_record
 from .waits import WaitsError, hand_waits
 
 log = logging.getLogger(__name__)
 
-MAX_BODY = 64 * 1024
-MAX_RECORD = 2 * 1024 * 1024
 WAITS_CACHE_SIZE = 2048
 _WAITS_CACHE: dict[bytes, Any] = {}  # request body -> answer (oldest first)
 BUSY = "the hall's bot workers are busy: ask again in a moment"
@@ -118,6 +117,8 @@ def endpoint(*, auth: bool = False, csrf: bool = True) -> Callable[[Handler], Ha
                 return error(404, "not found")
             except StoreError as exc:
                 return error(409, str(exc))
+            except HashingBusy as exc:
+                return error(503, str(exc))
             except DirectoryUnavailable as exc:  # Redis out, and the answer is not known here
                 response = error(503, str(exc))
                 response.headers["Retry-After"] = "2"
@@ -143,9 +144,12 @@ async def body(request: Request, limit: int = MAX_BODY) -> Any:
     if not raw:
         return {}
     try:
-        return orjson.loads(raw)
+        data = orjson.loads(raw)
     except orjson.JSONDecodeError:
         raise ApiError(400, "the request body is not JSON") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "the request body is a JSON object")
+    return data
 
 
 def field(obj: Any, name: str, kind: type = str, required: bool = True) -> Any:
@@ -459,20 +463,34 @@ def _user(request: Request) -> User:
     return user
 
 
+MAX_ID = 2**63 - 1  # the largest id a database row can have (a signed 64-bit integer)
+
+
+def _digits(raw: str) -> int | None:
+    """``raw`` as a whole number if it is 1-19 ASCII digits and fits in a row id."""
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 19):
+        return None
+    value = int(raw)
+    return value if value <= MAX_ID else None
+
+
 def _path_int(request: Request, name: str) -> int:
-    try:
-        return int(request.path_params[name])
-    except (KeyError, ValueError):
-        raise ApiError(404, "not found") from None
+    """The path's id ``name``; a 404 for anything that cannot be a row's id."""
+    value = _digits(str(request.path_params.get(name, "")))
+    if value is None:
+        raise ApiError(404, "not found")
+    return value
 
 
 def _int_param(request: Request, name: str) -> int | None:
+    """The query's whole number ``name`` (None when absent); a 400 when it is not one."""
     raw = request.query_params.get(name)
     if raw is None:
         return None
-    if not raw.isdigit() or len(raw) > 18:
-        raise ApiError(400, f"{name}: a whole number")
-    return int(raw)
+    value = _digits(raw)
+    if value is None:
+        raise ApiError(400, f"{name}: a whole number from 0 to {MAX_ID}")
+    return value
 
 
 ROUTES = [

@@ -17,7 +17,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..tables.clock import Clock
-from . import account_routes, admin, api
+from . import account_routes, admin, api, openapi
+from .guard import BodyLimit, SecurityHeaders
 from .runtime import Runtime
 from .settings import HallSettings
 
@@ -33,12 +34,13 @@ class HallApp:
         self.app = app
         self.runtime = runtime
         self.state = app.state
+        self._guarded = SecurityHeaders(BodyLimit(app))
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "websocket":  # served by another ASGI server: not supported
             await send({"type": "websocket.close", "code": 1011})
             return
-        await self.app(scope, receive, send)
+        await self._guarded(scope, receive, send)
 
 
 def hall_server(config: Any, url: str, ready_fd: int | None = None) -> Any:
@@ -67,12 +69,20 @@ def hall_server(config: Any, url: str, ready_fd: int | None = None) -> Any:
 
 
 def server_config(app: HallApp, host: str, port: int, **options: Any) -> Any:
-    """uvicorn's configuration for the hall: its WebSocket protocol, a 64 KiB frame limit."""
+    """uvicorn's configuration for the hall: its WebSocket protocol, a 64 KiB frame limit, an
+    HTTP protocol bounded by the runtime's ``Limits`` (``limits.guarded_http``), and forwarded
+    addresses believed from the configured proxies only."""
     import uvicorn
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+    from .client_limits import guarded_http
     from .ws_protocol import TableSocketProtocol
 
+    limits = app.runtime.limits
     options.setdefault("ws_max_size", 64 * 1024)
+    options.setdefault("http", guarded_http(HttpToolsProtocol, limits))
+    options.setdefault("proxy_headers", bool(limits.proxies))
+    options.setdefault("forwarded_allow_ips", limits.proxies.spec or "")
     return uvicorn.Config(app, host=host, port=port, ws=TableSocketProtocol, **options)
 
 
@@ -95,6 +105,7 @@ def create_app(settings: HallSettings, clock: Clock | None = None) -> HallApp:
         *account_routes.ROUTES,
         *api.ROUTES,
         *admin.ROUTES,
+        *openapi.ROUTES,
         Route("/", index, methods=["GET"]),
     ]
     if WEB.is_dir():

@@ -8,9 +8,11 @@ import logging
 import os
 import socket
 import sys
+import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from argon2 import PasswordHasher
@@ -25,10 +27,30 @@ from ..tables.clock import Clock, LoopClock
 from ..tables.connection import Connection, User
 from ..tables.hall import Hall
 from .auth import RoomCodeLimiter, SessionCodec, load_secret
+from .client_limits import Limits, TrustedProxies
 from .limits import GuestLimiter, LoginGate
 from .settings import HallSettings
 
 log = logging.getLogger("baida.server")
+T = TypeVar("T")
+HASHING_QUEUE = 256  # password checks waiting for a hashing thread; more are refused (busy)
+
+
+class HashingBusy(RuntimeError):
+    """Too many password checks are waiting: ask again in a moment."""
+
+
+def _hashing_thread() -> None:
+    """A password-hashing thread runs below the event loop's priority (Linux: a thread's
+    nice value is its own, and argon2's own threads inherit it), so hashing uses the CPU the
+    tables leave."""
+    if hasattr(os, "setpriority"):
+        try:
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+        except OSError:
+            pass
+
+
 DATABASE_SECONDS = 2.0  # a readiness check's longest wait for the database
 
 
@@ -62,6 +84,11 @@ class Runtime:
         self.logins = LoginGate(self._now, settings.signins_per_address)
         self.guests = GuestLimiter(self._now, settings.guests_per_hour)
         self.room_limiter = RoomCodeLimiter(self._now)
+        self.limits = Limits(request_timeout=settings.request_timeout,
+                             connections_per_address=settings.connections_per_address,
+                             sockets_per_address=settings.sockets_per_address,
+                             sockets_per_account=settings.sockets_per_account,
+                             proxies=TrustedProxies(settings.forwarded_allow_ips))
         self.tables_warm_seconds: float | None = None  # the evaluator tables, in this process
         self.directory: Directory = InProcessDirectory()
         # serves a connection another node handed over, its request already read (``baida
@@ -76,6 +103,12 @@ class Runtime:
         self.codec: SessionCodec | None = None
         self.watchdog: Any = None
         self.started_at = time.time()
+        # argon2 hashing (sign-in, registration): a few threads of its own, never the event
+        # loop, the database writer or the readers the tables and the lobby wait on
+        self.passwords = ThreadPoolExecutor(max_workers=settings.password_workers,
+                                            thread_name_prefix="baida-passwords",
+                                            initializer=_hashing_thread)
+        self.hashing_waiting = 0
 
     async def start(self) -> None:
         from ..store import Store
@@ -231,8 +264,21 @@ class Runtime:
             if self.db.process is not None:
                 await self.db.process.close()
             self.db.close()
+        self.passwords.shutdown(wait=False, cancel_futures=True)
         if self.store is not None:
             self.store.close()
+
+    async def hashing(self, fn: Callable[[Any], T]) -> T:
+        """``fn(store)`` for work that hashes a password, in the hashing threads (at most
+        ``password_workers`` at once); ``HashingBusy`` when too many already wait."""
+        if self.hashing_waiting >= HASHING_QUEUE:
+            raise HashingBusy("too many sign-ins at once; try again in a moment")
+        self.hashing_waiting += 1
+        try:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self.passwords, fn, self.store)
+        finally:
+            self.hashing_waiting -= 1
 
     def _now(self) -> float:
         return self.clock.now()

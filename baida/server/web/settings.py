@@ -32,6 +32,12 @@ class HallSettings:
     node: NodeRole | None = None  # one of several nodes (``baida serve --nodes``); None: alone
     guests_per_hour: int = 10  # guests one address may make in an hour (0: no limit)
     signins_per_address: int = 40  # sign-in attempts per address in 10 minutes (0: no limit)
+    request_timeout: float = 10.0  # seconds for a request's headers and body
+    connections_per_address: int = 64  # open HTTP and socket connections of one address
+    sockets_per_address: int = 32  # table sockets of one address
+    sockets_per_account: int = 8  # table sockets of one account
+    forwarded_allow_ips: str = ""  # proxies whose X-Forwarded-For is believed ("": none)
+    password_workers: int = 1  # threads hashing passwords at once
 
     @property
     def database_url(self) -> str:

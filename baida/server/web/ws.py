@@ -43,9 +43,11 @@ class TableSession:
     """One admitted (or being admitted) client at one table."""
 
     def __init__(self, runtime: Runtime, writer: SocketWriter, path: str,
-                 headers: dict[str, str]) -> None:
+                 headers: dict[str, str], address: str = "?") -> None:
         self.runtime = runtime
         self.writer = writer
+        self.address = address
+        self._held: list[Any] = []  # the socket counts this one takes (address, account)
         self.conn: Connection | None = None
         self.actor: TableActor | None = None
         self._early: list[str | None] = []  # what came before the checks finished
@@ -67,6 +69,13 @@ class TableSession:
             self.writer.close(checked.close_code, checked.code)
             return
         user, actor = checked
+        if not self._hold(user):
+            self.writer.write_text(P.encode({
+                "type": "error", "code": "too_many_sockets",
+                "message": "too many table connections from your address or account; "
+                           "close one first"}))
+            self.writer.close(4429, "too_many_sockets")
+            return
         settings = self.runtime.settings
         self.actor = actor
         self.conn = Connection(user, self.writer, time.monotonic, rate=settings.client_rate,
@@ -98,14 +107,15 @@ class TableSession:
             conn.refuse("malformed", "send text frames of JSON", actor.id)
             return
         if not conn.allow():
-            conn.refuse("rate_limited", "too many messages; slow down", actor.id)
+            conn.refuse("rate_limited", "too many messages; slow down", actor.id,
+                        P.sent_id(text))
             metrics.refused("rate_limited")
             return
         try:
             message = P.parse_client(text)
         except P.ProtocolError as exc:
             metrics.refused(exc.code)
-            conn.refuse(exc.code, exc.message, actor.id)
+            conn.refuse(exc.code, exc.message, actor.id, exc.id)
             return
         actor.receive(conn, message)
 
@@ -138,9 +148,24 @@ class TableSession:
         if self.conn is not None and not self.conn.greeted:
             self.conn.close(4408, "no hello")
 
+    def _hold(self, user: User) -> bool:
+        """Count this socket for its address and account, if both are under their caps."""
+        limits = self.runtime.limits
+        sockets = limits.sockets
+        if not sockets.take(("address", self.address), limits.sockets_per_address):
+            return False
+        if not sockets.take(("account", user.id), limits.sockets_per_account):
+            sockets.give_back(("address", self.address))
+            return False
+        self._held = [("address", self.address), ("account", user.id)]
+        return True
+
     def closed(self) -> None:
         """The connection is gone."""
         self._gone = True
+        held, self._held = self._held, []
+        for key in held:
+            self.runtime.limits.sockets.give_back(key)
         if self._hello_timer is not None:
             self._hello_timer.cancel()
             self._hello_timer = None

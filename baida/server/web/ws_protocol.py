@@ -25,6 +25,7 @@ from websockets.server import ServerProtocol
 
 from ..nodes.forward import connect_owner
 from ..nodes.handoff import BUSY, SENT, hand_off, socket_path
+from .client_limits import release_socket_connection
 from .ws import PREFIX, TableSession, table_id
 
 log = logging.getLogger(__name__)
@@ -110,6 +111,8 @@ class TableSocketProtocol(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.server_state.connections.discard(self)
+        runtime = self.app_state.get(RUNTIME_KEY)
+        release_socket_connection(self, None if runtime is None else runtime.limits)
         for timer in (self._close_timer, self._ping_timer, self._handoff_timer):
             if timer is not None:
                 timer.cancel()
@@ -211,8 +214,14 @@ class TableSocketProtocol(asyncio.Protocol):
             self._close_transport()
             return
         headers = {k.lower(): v for k, v in request.headers.raw_items()}
-        self.session = TableSession(runtime, self, path, headers)
+        self.session = TableSession(runtime, self, path, headers, self._address(runtime, headers))
         self._schedule_ping()
+
+    def _address(self, runtime: Any, headers: dict[str, str]) -> str:
+        """The client's address: the peer's, or the one a trusted proxy forwards."""
+        peername = None if self.transport is None else self.transport.get_extra_info("peername")
+        peer = peername[0] if isinstance(peername, tuple) else "?"
+        return runtime.limits.proxies.client(peer, headers.get("x-forwarded-for"))
 
     def _frame(self, frame: Frame) -> None:
         opcode = frame.opcode

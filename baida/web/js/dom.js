@@ -11,6 +11,8 @@ export function h(tag, attrs = {}, ...children) {
       el.className = value;
     } else if (key === "text") {
       el.textContent = value;
+    } else if (key === "style") {
+      el.style.cssText = value; // through the CSSOM: the page's CSP refuses style attributes
     } else if (key === "dataset") {
       Object.assign(el.dataset, value);
     } else if (value === true) {

@@ -118,10 +118,13 @@ export function mountTable(main, app, tableId, { autoplay = false, sit = false }
       case "events":
         onEvents(m);
         break;
-      case "prompt":
+      case "prompt": {
+        // on reconnecting the snapshot shows the open prompt first: no second sound for it
+        const again = !!(s.prompt && s.prompt.seq === m.seq);
         s.prompt = { ...m, at: performance.now() };
-        T.actions.promptOpened(false);
+        T.actions.promptOpened(again);
         break;
+      }
       case "prompt_closed":
         if (s.prompt && s.prompt.seq === m.seq) {
           s.prompt = null;

@@ -129,14 +129,17 @@ export function installSprite(doc = document) {
   const symbols = ALL_FACES.map((face) =>
     `<symbol id="tile-${face}" viewBox="0 0 ${W} ${H}">${body(faceArt(face))}</symbol>`).join("");
   const wrap = doc.createElement("div");
-  wrap.innerHTML = `<svg id="tile-sprite" xmlns="${SVG}" aria-hidden="true" style="position:absolute;width:0;height:0;overflow:hidden">` +
+  wrap.innerHTML = `<svg id="tile-sprite" xmlns="${SVG}" aria-hidden="true">` +
     `<defs>${symbols}<symbol id="tile-back" viewBox="0 0 ${W} ${H}">${back()}</symbol>` +
     `<symbol id="tile-wildmark" viewBox="0 0 ${W} ${H}">` +
     `<rect x="2" y="2" width="56" height="72" rx="6.5" fill="none" stroke="#e0a800" stroke-width="3.2"/>` +
     `<circle cx="49" cy="11" r="9" fill="#e0a800"/>` +
     `<path d="M49 4.5 L50.9 9.2 L55.8 9.4 L52 12.5 L53.3 17.3 L49 14.6 L44.7 17.3 L46 12.5 L42.2 9.4 L47.1 9.2 Z" fill="#fff"/>` +
     `</symbol></defs></svg>`;
-  doc.body.prepend(wrap.firstChild);
+  const sprite = wrap.firstChild;
+  // hidden through the CSSOM: the page's CSP refuses style attributes
+  sprite.style.cssText = "position:absolute;width:0;height:0;overflow:hidden";
+  doc.body.prepend(sprite);
 }
 
 /** An <svg> showing one tile (``face`` null: a tile back); ``wild`` adds the wild mark. */

@@ -21,7 +21,9 @@ class BotTurns(TableState):
     def _start_bot(self, turn: BotTurn) -> None:
         name = self.config.bot if turn.mode == SeatMode.BOT else "tuoguan"
         hand_id = self.hand.id if self.hand is not None else 0
-        digest = hashlib.sha256(f"baida-bot:{self.id}:{hand_id}:{turn.seq}".encode()).digest()
+        # the seat too: every seat counts its own prompts, so numbers repeat across seats
+        key = f"baida-bot:{self.id}:{hand_id}:{turn.seat}:{turn.seq}"
+        digest = hashlib.sha256(key.encode()).digest()
         seed = int.from_bytes(digest[:8], "big")
         view = turn.view.to_json()
         legal = [a.to_json() for a in turn.legal]

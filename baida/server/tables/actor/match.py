@@ -73,8 +73,9 @@ class MatchLife(Outbox, Storage, BotTurns):
             return
         self._store_ok()
         modes = [SeatMode.BOT if s.bot else SeatMode.PLAYER for s in self.seats]
-        self.driver = TableDriver(match, timing=cfg.timing, modes=modes,
-                                  first_seq=self._last_seq + 1)
+        # every seat numbers its own prompts from 1: what a seat's numbers say is what it
+        # was asked itself (a seat new at the table learns nothing of the last match either)
+        self.driver = TableDriver(match, timing=cfg.timing, modes=modes)
         self.driver.on_applied = self._applied
         self.match_id = info.id
         self.status = BETWEEN
@@ -113,10 +114,10 @@ class MatchLife(Outbox, Storage, BotTurns):
             s.ready = s.bot
         self._between_deadline = None
         self.status = PLAYING
+        for conn in self._connections():  # everyone hears the deal, then gets a snapshot
+            self._snapshots[conn] = False
         self._update_listeners()
         self.driver.start_hand(seed, self.clock.now())
-        for conn in self._connections():
-            self._snapshots[conn] = False
         self._changed()
 
     def _applied(self, action: Any, events: list[Any]) -> None:
@@ -154,7 +155,6 @@ class MatchLife(Outbox, Storage, BotTurns):
         self._store_ok()
         outcome = finished.settlement
         self.hand = None
-        self._last_seq = driver.next_seq
         for i, s in enumerate(self.seats):
             if s.escaped:  # the escaper paid this hand; from now on the house's bot plays
                 self.seats[i] = SeatState(bot=True, ready=True)
@@ -202,7 +202,12 @@ class MatchLife(Outbox, Storage, BotTurns):
             raise Refused("not_allowed", "you have no seat in play here")
         if self.seats[conn.seat].escaped:
             raise Refused("not_allowed", "you left this match")
-        self.driver.take_back(conn.seat, self.clock.now())
+        seat = conn.seat
+        if self.driver.modes[seat] == SeatMode.AUTO:
+            self.driver.take_back(seat, self.clock.now())  # everyone is told (seat_mode)
+        else:  # nothing to take back: the seat's mode, to the sender alone
+            conn.send({"type": "seat_mode", "seat": seat, "mode": self.driver.modes[seat].value,
+                       "reason": self.driver.auto_reason[seat]})
 
     async def _pump(self) -> None:
         """Advance the game to now; start bots; make actions durable; then send. While the
@@ -220,9 +225,16 @@ class MatchLife(Outbox, Storage, BotTurns):
             driver.advance(now)
             for turn in driver.bot_turns(now):
                 self._start_bot(turn)
+            held = any(message["type"] == "events" for _, message in driver.outbox)
             if not await self._save_actions():
                 self._schedule()  # what they caused is held until they are stored
                 return
+            waited = self.clock.now() - now
+            if held and waited > 0:
+                # the events go out only now: the pause after a discard (and every time
+                # still to come) counts from here, so the time a write took never shows
+                # in the pace, whether or not a window was open
+                driver.delay(waited)
             self._send_outbox()
             self._send_snapshots()
             if driver.hand_over and driver.idle and self.hand is not None:

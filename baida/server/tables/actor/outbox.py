@@ -82,22 +82,25 @@ class Outbox(TableState):
             self.metrics.latency.observe(now - started)
         self._acks.clear()
         encoded: dict[int, str] = {}  # a message shared by several seats is encoded once
+        waiting = self._snapshots
         for recipient, message in self.driver.drain():
             text = encoded.get(id(message))
             if text is None:
                 text = encoded[id(message)] = P.encode(message)
             if recipient is None:
                 for conn in self.spectators:
-                    conn.send_text(text)
+                    if waiting.get(conn) is not True:  # else: its snapshot comes first
+                        conn.send_text(text)
             else:
                 conn = self.seats[recipient].conn
-                if conn is not None:
+                if conn is not None and waiting.get(conn) is not True:
                     conn.send_text(text)
 
     def _send_snapshots(self) -> None:
         driver = self.driver
         if driver is None or not self._snapshots:
             return
+        sent = False
         for conn in list(self._snapshots):
             if conn.closed:
                 del self._snapshots[conn]
@@ -106,12 +109,17 @@ class Outbox(TableState):
             if driver.round is None or not driver.snapshot_ready(recipient):
                 continue
             resync = self._snapshots.pop(conn)
+            sent = sent or resync
             snap = driver.snapshot(recipient, self.clock.now())
             snap["hand_id"] = self.hand.id if self.hand is not None else None
             snap["resync"] = resync
             conn.send(snap)
+            if resync and snap["prompt"] is not None:  # every open prompt comes as a prompt
+                conn.send(snap["prompt"])
             if resync and self.status == BETWEEN:
                 self._send_last_result(conn)  # a reload during the settlement sees it again
+        if sent:
+            self._update_listeners()  # from now on they hear the game as it goes
 
     def _send_hand_result(
         self, hand_id: int, number: int, outcome: Any, match_over: bool

@@ -128,7 +128,6 @@ class TableState:
         self._snapshots: dict[Connection, bool] = {}  # waiting for a safe moment; resync?
         self._task: asyncio.Task[None] | None = None
         self._bot_jobs: set[asyncio.Task[None]] = set()
-        self._last_seq = 0
         # acks wait, like everything else an action causes, until the action is durable
         self._acks: list[tuple[Connection, dict[str, Any], float]] = []
         self._outage: Outage | None = None  # the store is failing: nothing moves
@@ -177,10 +176,13 @@ class TableState:
     def _update_listeners(self) -> None:
         if self.driver is None:
             return
+        # a connection that joined mid-hand hears nothing of the game before its snapshot
+        waiting = self._snapshots
         listeners: set[int | None] = {
-            i for i, s in enumerate(self.seats) if s.conn is not None and not s.escaped
+            i for i, s in enumerate(self.seats)
+            if s.conn is not None and not s.escaped and waiting.get(s.conn) is not True
         }
-        if self.spectators:
+        if any(waiting.get(c) is not True for c in self.spectators):
             listeners.add(None)
         self.driver.listeners = listeners
 

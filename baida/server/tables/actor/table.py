@@ -110,10 +110,11 @@ class TableActor(Seating, Restart):
             self.spectators.add(conn)
         conn.send(self._welcome(conn))
         if self.driver is not None:
+            # joining mid-hand: a resync, and nothing of the game before it
+            self._snapshots[conn] = True
             self._update_listeners()
             if seat is not None and self.driver.auto_reason[seat] == "offline":
                 self.driver.take_back(seat, self.clock.now())
-            self._snapshots[conn] = True  # joining mid-hand: a resync
             if self.status == BETWEEN and self.driver.round is None:
                 self._send_last_result(conn)  # no hand to show (resumed between hands)
         if self._outage is not None and self._outage.told:

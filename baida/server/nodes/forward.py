@@ -44,6 +44,19 @@ def split_address(address: str) -> tuple[str, int]:
     return host.strip("[]"), int(port)
 
 
+def forwarded_request(request: bytes, client: str) -> bytes:
+    """``request`` with one ``X-Forwarded-For`` naming ``client`` (the address this node
+    believes), in place of any the client sent: the owner counts the connection against the
+    client's address, not the forwarding node's. Unchanged if its head is not all there."""
+    head, sep, rest = request.partition(b"\r\n\r\n")
+    if not sep:
+        return request
+    lines = [line for line in head.split(b"\r\n")
+             if not line.lower().startswith(b"x-forwarded-for:")]
+    lines.append(b"X-Forwarded-For: " + client.encode("ascii", "replace"))
+    return b"\r\n".join(lines) + sep + rest
+
+
 async def connect_owner(client: asyncio.Transport, address: str,
                         request: bytes) -> asyncio.Transport | None:
     """Open the owner's end at ``address`` and send it ``request``; None if it cannot be

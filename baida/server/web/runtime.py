@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 from argon2 import PasswordHasher
 
 from ..directory.in_process import Directory, DirectoryUnavailable, InProcessDirectory
+from ..nodes.forward import split_address
 from ..ops.logs import fields
 from ..ops.metrics import Metrics
 from ..store.skeletons import warm as warm_skeletons
@@ -151,6 +152,7 @@ class Runtime:
         await self.hall.open()
         if s.node is not None:
             self.directory.on_message(s.node.name, self.hall.on_message)
+            self.limits.proxies.nodes = self.other_machines
             self.handoffs.start()
             self.node_metrics.start()
         tune_gc()
@@ -208,6 +210,17 @@ class Runtime:
         """Where another machine's node is reached (None: not known)."""
         ownership = self.hall.ownership if self.hall is not None else None
         return None if ownership is None else ownership.keeper.address_of(node)
+
+    def other_machines(self) -> set[str]:
+        """The hosts of the hall's nodes on other machines (they forward sockets here, with
+        the client's address in ``X-Forwarded-For``); this machine's own host is not one."""
+        ownership = self.hall.ownership if self.hall is not None else None
+        if ownership is None:
+            return set()
+        keeper = ownership.keeper
+        own = _host(keeper.role.address)
+        hosts = {_host(a) for n, a in keeper.addresses.items() if n != keeper.name}
+        return hosts - {own, None}
 
     def table_moving(self, table_id: int) -> bool:
         """Whether the table is open but not played here, its owner gone or not yet known:
@@ -333,3 +346,11 @@ class Runtime:
             return True
         netloc = urlsplit(origin).netloc
         return bool(host) and netloc == host
+
+
+def _host(address: str | None) -> str | None:
+    """The host of a node's ``host:port`` (None: none or not one)."""
+    try:
+        return None if not address else split_address(address)[0]
+    except ValueError:
+        return None

@@ -23,7 +23,7 @@ from websockets.http11 import Request
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
-from ..nodes.forward import connect_owner
+from ..nodes.forward import connect_owner, forwarded_request
 from ..nodes.handoff import BUSY, SENT, hand_off, socket_path
 from .client_limits import release_socket_connection
 from .ws import PREFIX, TableSession, table_id
@@ -148,6 +148,7 @@ class TableSocketProtocol(asyncio.Protocol):
             if address is None:
                 return False
             self.transport.pause_reading()
+            request = forwarded_request(request, self._address(runtime, _raw_headers(request)))
             task = self.loop.create_task(self._forward(address, request))
             _adopting.add(task)
             task.add_done_callback(_adopting.discard)
@@ -354,3 +355,13 @@ def adopt(server: Any, conn: Any, request: bytes) -> None:
 
 
 _adopting: set[asyncio.Task[None]] = set()
+
+
+def _raw_headers(request: bytes) -> dict[str, str]:
+    """The headers of a request's head as read so far (lower-case names)."""
+    out = {}
+    for line in request.partition(b"\r\n\r\n")[0].split(b"\r\n")[1:]:
+        name, sep, value = line.partition(b":")
+        if sep:
+            out[name.strip().lower().decode("latin-1")] = value.strip().decode("latin-1")
+    return out

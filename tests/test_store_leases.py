@@ -85,6 +85,13 @@ def test_fenced_writes_of_a_node_that_lost_its_table_are_refused(store: Store) -
     with pytest.raises(LeaseLost):
         store.hands.start(match, 1, ruleset="jiaxing", seed=SEED, setup={}, seats=people,
                           fence=old)
+    # nor may it start a match beside the new owner's, or change a match's seats
+    with pytest.raises(LeaseLost):
+        store.tables.start_match(table, people, {"hand_number": 0}, fence=old)
+    with pytest.raises(LeaseLost):
+        store.tables.save_match(match, seats=[None, *people[1:]], fence=old)
+    assert store.tables.get_match(match).seats == people
+    assert store.tables.save_match(match, seats=people, fence=new).seats == people
     # the new owner's writes go through, once
     assert store.hands.append_rows([(hand.id, 1, {"type": "new"})], {hand.id: new}) == set()
     done = store.hands.finish(hand.id, {"r": 1}, {"outcome": "win"}, settle=settle, fence=new)

@@ -67,7 +67,9 @@ class MatchLife(Outbox, Storage, BotTurns):
         seats = self._seat_users()
         state = match.state()
         try:
-            info = await self.db.write(lambda s: s.tables.start_match(self.id, seats, state))
+            fence = self.info.lease
+            info = await self.db.write(
+                lambda s: s.tables.start_match(self.id, seats, state, fence=fence))
         except Exception as exc:
             self._store_failed(exc, f"the start of a match at table {self.id}")
             return

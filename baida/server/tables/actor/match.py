@@ -258,7 +258,7 @@ class MatchLife(Outbox, Storage, BotTurns):
             wake = self._outage.retry_at  # nothing else moves before the store is back
         elif self.driver is not None and self.status == PLAYING:
             wake = self.driver.next_wakeup()
-        elif self.status == BETWEEN:
+        elif self.status == BETWEEN and not self.holding:  # holding: nothing to wake for
             wake = self._between_deadline
             grace = self._reconnect_wake()
             if grace is not None and (wake is None or grace < wake):

@@ -23,6 +23,7 @@ SUBCOMMANDS = {
     "serve": ("baida.server.serve_cli", "run the online hall (lobby, tables, browser client)"),
     "client": ("baida.client.cli", "play a match at a hall from the terminal"),
     "admin": ("baida.server.admin_cli", "operator commands on a hall's database"),
+    "nodes": ("baida.server.nodes_cli", "a hall's nodes: list, drain one, undrain it"),
 }
 
 

@@ -17,6 +17,7 @@ from bounds_support import stream_body
 from hall_harness import Client, running_hall
 from websockets.asyncio.client import connect
 
+from baida.server.nodes.forward import forwarded_request
 from baida.server.tables.hall import StandingTables
 from baida.server.web.app import server_config
 from baida.server.web.client_limits import Counter, TrustedProxies
@@ -177,6 +178,21 @@ def test_trusted_proxies_take_addresses_and_networks() -> None:
     assert TrustedProxies("*").client("1.2.3.4", "5.6.7.8") == "5.6.7.8"
     with pytest.raises(ValueError):
         TrustedProxies("not-an-address")
+
+
+def test_other_machines_nodes_are_believed_and_name_the_client_they_forward() -> None:
+    proxies = TrustedProxies("")
+    proxies.nodes = lambda: {"10.0.0.2"}  # a node of the hall on another machine
+    assert "10.0.0.2" in proxies and "10.0.0.3" not in proxies
+    assert proxies.client("10.0.0.2", "8.8.8.8") == "8.8.8.8"
+    assert proxies.client("10.0.0.3", "8.8.8.8") == "10.0.0.3"
+    request = (b"GET /ws/table/3 HTTP/1.1\r\nHost: h\r\nX-Forwarded-For: 6.6.6.6\r\n"
+               b"Upgrade: websocket\r\n\r\n")
+    sent = forwarded_request(request, "8.8.8.8")
+    assert sent == (b"GET /ws/table/3 HTTP/1.1\r\nHost: h\r\nUpgrade: websocket\r\n"
+                    b"X-Forwarded-For: 8.8.8.8\r\n\r\n")
+    assert forwarded_request(b"GET /ws/table/3 HTTP/1.1\r\nHo", "8.8.8.8") == (
+        b"GET /ws/table/3 HTTP/1.1\r\nHo")  # a head not all read yet goes as it is
 
 
 def test_a_counter_keeps_each_key_under_its_cap() -> None:

@@ -16,10 +16,11 @@ class RecordingHands:
         self.log = log
         self.fail = fail
 
-    def append_rows(self, rows: list[tuple[int, int, Any]]) -> None:
+    def append_rows(self, rows: list[tuple[int, int, Any]], fences: Any = None) -> set[int]:
         if self.fail:
             raise RuntimeError("disk full")
         self.log.append(("rows", [(hand, index) for hand, index, _ in rows]))
+        return set()
 
 
 class RecordingStore:

@@ -229,3 +229,31 @@ async def test_a_reload_between_hands_is_waited_for_a_moment(tmp_path: Path) -> 
         assert actor.driver.modes[0] == SeatMode.AUTO
         await a.http.aclose()
         await b.close()
+
+
+async def test_a_holding_table_deals_nothing_between_hands_and_posts_nothing(
+    tmp_path: Path,
+) -> None:
+    """A table whose node drains holds after its hand: even with every seat ready and the
+    between-hands time over it deals nothing, and it posts itself no deal that it would
+    refuse (every pump between hands asks whether to deal: that looped, starving the node)."""
+    play = player(HandTracker())
+
+    async def on_message(client: Client, message: dict[str, Any]) -> None:
+        if message["type"] != "hand_result":
+            await play(client, message)
+
+    timing = {**INSTANT, "turn": 600.0, "between_hands": 20.0}
+    async with running_hall(tmp_path) as hall:
+        me, table_id = await seated_with_bots(hall, timing, hands=3, on_message=on_message)
+        actor = hall.runtime.hall.get(table_id)
+        await hall.quiet([me])
+        assert actor.status == "between" and actor.driver.match.hand_number == 1
+        actor.holding = True
+        for seat in actor.seats:
+            seat.ready = True
+        actor._maybe_start()
+        assert not actor._inbox
+        await hall.advance(25.0, [me])
+        assert actor.status == "between" and actor.driver.match.hand_number == 1
+        assert actor.hand is None and actor.idle()

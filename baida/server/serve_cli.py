@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -13,6 +14,9 @@ from .ops.paths import default_data_dir
 
 if TYPE_CHECKING:  # the command line imports this module; the hall only when it runs
     from .web.settings import HallSettings
+
+NODE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]*")
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
@@ -69,6 +73,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the Redis server the nodes share (with --nodes)")
     parser.add_argument("--redis-prefix", default="baida", metavar="NAME",
                         help="the hall's keys in Redis (default baida; one per hall)")
+    parser.add_argument("--node-name", default=None, metavar="NAME",
+                        help="run as one node of a hall on several machines, sharing "
+                        "--database (PostgreSQL) and --redis with the others: this node's "
+                        "name, unique in the hall (letters, digits, '-')")
+    parser.add_argument("--advertise", default=None, metavar="HOST:PORT",
+                        help="where the other machines' nodes reach this one (default "
+                        "--host:--port)")
     # how the supervisor of --nodes starts each node (not for people)
     for flag in ("--node-index", "--node-count", "--listen-fd", "--ready-fd"):
         parser.add_argument(flag, type=int, default=None, help=argparse.SUPPRESS)
@@ -102,8 +113,29 @@ def settings_from(args: argparse.Namespace) -> HallSettings:
     if args.node_index is not None:
         settings.node = NodeRole(args.node_index, args.node_count,
                                  handoff_folder(settings.data_dir, args.port),
-                                 args.redis, args.redis_prefix)
+                                 args.redis, args.redis_prefix, address=args.advertise)
+    elif args.node_name is not None:
+        settings.node = NodeRole(0, 1, handoff_folder(settings.data_dir, args.port),
+                                 args.redis, args.redis_prefix, given_name=args.node_name,
+                                 address=args.advertise or f"{args.host}:{args.port}")
     return settings
+
+
+def node_settings_error(args: argparse.Namespace) -> str | None:
+    """What is wrong with ``--node-name`` and ``--advertise`` (None: nothing)."""
+    name = args.node_name
+    if name is not None:
+        if not (0 < len(name) <= 64 and NODE_NAME.fullmatch(name)):
+            return "--node-name is 1-64 letters, digits and '-'"
+        if args.nodes > 1:
+            return "--node-name is one node: run one process per name (not with --nodes)"
+        if args.advertise is None and args.host in ("0.0.0.0", "::"):
+            return "--advertise HOST:PORT is needed when --host listens on every address"
+    if args.advertise is not None:
+        host, sep, port = args.advertise.rpartition(":")
+        if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+            return f"--advertise is HOST:PORT, got {args.advertise!r}"
+    return None
 
 
 def node_flags(args: argparse.Namespace) -> list[str]:
@@ -123,6 +155,8 @@ def node_flags(args: argparse.Namespace) -> list[str]:
              "--password-workers", str(args.password_workers),
              "--log-format", args.log_format, "--log-level", args.log_level,
              "--redis", args.redis, "--redis-prefix", args.redis_prefix]
+    if args.advertise is not None:
+        flags += ["--advertise", args.advertise]
     if args.data is not None:
         flags += ["--data", str(args.data)]
     if args.database is not None:
@@ -168,6 +202,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if not 1 <= args.nodes <= 64:
         print("baida serve: --nodes must be 1-64", file=sys.stderr)
+        return 2
+    problem = node_settings_error(args)
+    if problem is not None:
+        print(f"baida serve: {problem}", file=sys.stderr)
         return 2
     setup_logging(args.log_format, args.log_level)
     from .web.client_limits import raise_descriptor_limit

@@ -1,5 +1,6 @@
-"""A node's place in a hall of several processes (``baida serve --nodes N``): its index,
-the nodes' names, where their handoff sockets are."""
+"""A node's place in a hall of several processes (``baida serve --nodes N`` on one machine,
+or ``baida serve --node-name NAME`` on each of several): its name, where the nodes of its
+machine take handed connections, where other machines' nodes reach it."""
 
 from __future__ import annotations
 
@@ -19,10 +20,12 @@ class NodeRole:
     folder: Path  # where the nodes' handoff sockets are
     redis_url: str
     prefix: str  # the hall's keys in Redis
+    given_name: str | None = None  # a node of a hall on several machines (--node-name)
+    address: str | None = None  # host:port where the other machines' nodes reach this one
 
     @property
     def name(self) -> str:
-        return node_name(self.index)
+        return self.given_name or node_name(self.index)
 
     def owns(self, table_id: int, config: dict[str, Any]) -> bool:
         """Whether a stored open table is this node's: a player's table stays with the node

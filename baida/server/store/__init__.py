@@ -10,11 +10,13 @@ from .errors import (
     HandStateError,
     IdempotencyConflict,
     InvalidRequest,
+    LeaseLost,
     NameTaken,
     NotFound,
     StoreError,
 )
 from .hands import FinishedHand, HandInfo, HandSummary, ResumableHand, SettleRequest
+from .leases import Fence
 from .ledger import (
     EscapeResult,
     EscapeShare,
@@ -36,6 +38,7 @@ __all__ = [
     "AuthenticationFailed",
     "EscapeResult",
     "EscapeShare",
+    "Fence",
     "FinishedHand",
     "GrantResult",
     "HandInfo",
@@ -46,6 +49,7 @@ __all__ = [
     "InvalidName",
     "InvalidPassword",
     "InvalidRequest",
+    "LeaseLost",
     "LedgerCheck",
     "LedgerTotals",
     "MatchInfo",

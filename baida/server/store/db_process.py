@@ -53,10 +53,11 @@ def frame(payload: Any) -> bytes:
 
 
 class _Batch:
-    __slots__ = ("rows", "future")
+    __slots__ = ("rows", "fences", "future")
 
-    def __init__(self, future: asyncio.Future[None]) -> None:
+    def __init__(self, future: asyncio.Future[Any]) -> None:
         self.rows: list[tuple[int, int, str]] = []
+        self.fences: dict[int, Any] = {}  # hand id -> its table's lease (``leases.Fence``)
         self.future = future
 
 
@@ -121,8 +122,11 @@ class DatabaseProcess:
         transport, _ = await loop.connect_accepted_socket(lambda: _Answers(self), ours)
         self._transport = transport  # type: ignore[assignment]
 
-    async def append(self, hand_id: int, rows: list[tuple[int, str]]) -> None:
-        """Store ``rows`` ((index, action JSON) of one hand); returns once they are durable."""
+    async def append(self, hand_id: int, rows: list[tuple[int, str]],
+                     fence: Any = None) -> None:
+        """Store ``rows`` ((index, action JSON) of one hand); returns once they are durable.
+        With a ``fence`` (``leases.Fence``): ``LeaseLost`` if its lease is stale (nothing of
+        this hand was written)."""
         if self._transport is None:
             await self._restart()
         batch = self._batch
@@ -132,7 +136,13 @@ class DatabaseProcess:
             batch = self._batch = _Batch(loop.create_future())
             loop.call_soon(self._flush)
         batch.rows.extend((hand_id, index, action) for index, action in rows)
-        await batch.future
+        if fence is not None:
+            batch.fences[hand_id] = fence
+        stale = await batch.future
+        if fence is not None and stale and fence.table_id in stale:
+            from .errors import LeaseLost
+
+            raise LeaseLost(f"table {fence.table_id} is no longer {fence.node}'s")
 
     async def call(self, op: str, *args: Any, **kwargs: Any) -> Any:
         """``store.<op>(*args, **kwargs)`` in the worker; its result, or its exception."""
@@ -164,16 +174,16 @@ class DatabaseProcess:
                                                             "running"))
             return
         ident = self._ident(batch.future)
-        transport.write(frame(("append", ident, batch.rows)))
+        transport.write(frame(("append", ident, batch.rows, batch.fences)))
         self.batches += 1
         self.rows += len(batch.rows)
 
     def _answered(self, answer: tuple[Any, ...]) -> None:
         kind = answer[0]
-        if kind == "acks":
-            _, ids, error = answer
+        if kind == "acks":  # ("acks", ids, error, the stale tables' ids)
+            _, ids, error, stale = answer
             for ident in ids:
-                self._settle(ident, None, None if error is None else
+                self._settle(ident, stale, None if error is None else
                              DatabaseProcessError(error))
         else:  # ("result", ident, ok, value)
             _, ident, ok, value = answer

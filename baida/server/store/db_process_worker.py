@@ -119,6 +119,7 @@ def serve(sock: socket.socket, database: str, sqlite_synchronous: str) -> None:
         while True:
             ids: list[int] = []
             rows: list[tuple[int, int, str]] = []
+            fences: dict[int, Any] = {}
             for raw in frames.take(wait=not calls and not stopping):
                 if not raw:
                     stopping = True
@@ -127,15 +128,17 @@ def serve(sock: socket.socket, database: str, sqlite_synchronous: str) -> None:
                 if request[0] == "append":
                     ids.append(request[1])
                     rows.extend(request[2])
+                    fences.update(request[3])
                 else:
                     calls.append(request[1:])
             if ids:  # actions first: every waiting table's, in one transaction
                 error: str | None = None
+                stale: set[int] = set()
                 try:
-                    store.hands.append_rows(rows)
+                    stale = store.hands.append_rows(rows, fences)
                 except Exception as exc:  # the hall tells every waiting table
                     error = f"{type(exc).__name__}: {exc}"[:500]
-                sock.sendall(frame(("acks", ids, error)))
+                sock.sendall(frame(("acks", ids, error, stale)))
             elif calls:
                 ident, op, args, kwargs = calls.popleft()
                 try:

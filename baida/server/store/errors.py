@@ -33,3 +33,8 @@ class IdempotencyConflict(StoreError):
 
 class HandStateError(StoreError):
     """The hand is not in a state that allows this (e.g. actions after its end)."""
+
+
+class LeaseLost(StoreError):
+    """This node no longer owns the table (another node took it over): its write is
+    refused, nothing was written."""

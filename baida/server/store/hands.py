@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 
 from .database import Sessions
 from .errors import HandStateError, InvalidRequest, NotFound
+from .leases import Fence, check_fence, stale_fences
 from .ledger import Ledger, Settlement
 from .models import HandAction, HandRow, HandSeat, MatchRow, User
 from .tables import RULESETS, check_seats, match_update, require_users
@@ -193,9 +194,11 @@ class Hands:
         self._local = threading.local()
 
     def start(self, match_id: int, number: int, *, ruleset: str, seed: bytes,
-              setup: dict[str, Any], seats: Sequence[int | None]) -> HandInfo:
+              setup: dict[str, Any], seats: Sequence[int | None],
+              fence: Fence | None = None) -> HandInfo:
         """Store a hand at its deal. Calling again for the same match, number and seed returns
-        the stored hand; another seed for that number is refused."""
+        the stored hand; another seed for that number is refused. With a ``fence``, refused
+        (``LeaseLost``) unless the table is still the fence's node's at its epoch."""
         if not isinstance(seed, bytes | bytearray) or not seed or len(seed) > 64:
             raise InvalidRequest("seed: 1-64 bytes")
         if ruleset not in RULESETS:
@@ -209,6 +212,7 @@ class Hands:
 
         def work(session: Session) -> HandInfo:
             # Core statements, not the ORM: a hall deals tens of hands a second
+            check_fence(session, fence)
             connection = session.connection()
             status = connection.execute(_stmt("match_status", connection),
                                         {"match_id": match_id}).scalar()
@@ -266,14 +270,18 @@ class Hands:
             added = connection.execute(_add_actions(connection.dialect.name), rows).all()
             return len(added)
 
-    def append_rows(self, rows: Sequence[tuple[int, int, dict[str, Any] | str]]) -> None:
+    def append_rows(self, rows: Sequence[tuple[int, int, dict[str, Any] | str]],
+                    fences: Mapping[int, Fence] | None = None) -> set[int]:
         """The hall writer's hot path: (hand id, seq, action JSON) rows of many hands in one
         transaction (an action may come encoded as JSON text), straight to the driver on a
         connection this thread keeps (a row already stored is skipped). Unlike
         ``append_many`` it does not check that each hand is still playing: the hall's single
-        writer thread appends a hand's actions before it finishes the hand."""
+        writer thread appends a hand's actions before it finishes the hand.
+
+        ``fences``: hand id -> the fence of its table's owner; the rows of a hand whose fence
+        is stale are not written, and the stale tables' ids are returned."""
         if not rows:
-            return
+            return set()
         params = [(hand_id, seq, action if isinstance(action, str) else json.dumps(
             action, separators=(",", ":"))) for hand_id, seq, action in rows]
         raw = self._raw_connection()
@@ -282,6 +290,12 @@ class Hands:
             cursor = raw.cursor()
             if dialect == "sqlite":
                 cursor.execute("BEGIN IMMEDIATE")
+            stale: set[int] = set()
+            if fences:
+                stale = stale_fences(cursor, dialect, fences.values())
+                if stale:
+                    params = [p for p in params
+                              if p[0] not in fences or fences[p[0]].table_id not in stale]
             # one statement per chunk: one round trip (and, in the hall, one release of the
             # interpreter lock) instead of one per row
             for start in range(0, len(params), _ROWS_PER_STATEMENT):
@@ -290,6 +304,7 @@ class Hands:
                 cursor.execute(_RAW_INSERT_MANY[dialect].format(values=values),
                                [x for row in chunk for x in row])
             raw.commit()
+            return stale
         except Exception:
             self._drop_raw_connection()
             raise
@@ -313,14 +328,16 @@ class Hands:
 
     def finish(self, hand_id: int, record: dict[str, Any], result: dict[str, Any], *,
                settle: SettleRequest | None = None, match_state: dict[str, Any] | None = None,
-               match_status: str | None = None) -> FinishedHand:
+               match_status: str | None = None, fence: Fence | None = None) -> FinishedHand:
         """End a hand in ONE transaction: its record and result, its 银子 settlement, and the
         match's state after it. Calling again after success writes nothing and returns the
-        stored outcome (``replayed``)."""
+        stored outcome (``replayed``). With a ``fence``: refused (``LeaseLost``) unless the
+        table is still the fence's node's."""
         if not isinstance(record, dict) or not isinstance(result, dict):
             raise InvalidRequest("record and result: JSON objects")
 
         def work(session: Session) -> FinishedHand:
+            check_fence(session, fence)
             connection = session.connection()
             row = connection.execute(_stmt("hand", connection), {"hand_id": hand_id}).first()
             if row is None:
@@ -370,12 +387,15 @@ class Hands:
         with self._sessions.read() as session:
             return hand_info(_load(session, hand_id))
 
-    def in_progress(self) -> list[ResumableHand]:
-        """Every hand still playing, with its seed, setup, stored actions and match state."""
+    def in_progress(self, table_ids: Sequence[int] | None = None) -> list[ResumableHand]:
+        """Every hand still playing (at ``table_ids`` only, if given), with its seed, setup,
+        stored actions and match state."""
         with self._sessions.read() as session:
-            rows = session.execute(
-                select(HandRow, MatchRow).join(MatchRow, MatchRow.id == HandRow.match_id)
-                .where(HandRow.status == "playing").order_by(HandRow.id)).all()
+            query = (select(HandRow, MatchRow).join(MatchRow, MatchRow.id == HandRow.match_id)
+                     .where(HandRow.status == "playing"))
+            if table_ids is not None:
+                query = query.where(MatchRow.table_id.in_(list(table_ids)))
+            rows = session.execute(query.order_by(HandRow.id)).all()
             ids = [hand.id for hand, _ in rows]
             actions: dict[int, list[tuple[int, dict[str, Any]]]] = {i: [] for i in ids}
             if ids:

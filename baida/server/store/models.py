@@ -11,6 +11,7 @@ from sqlalchemy import (
     Boolean,
     CheckConstraint,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -235,3 +236,31 @@ class HandAction(Base):
     hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id"), primary_key=True)
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
     action: Mapped[dict[str, Any]]
+
+
+class TableLease(Base):
+    """Which node owns a table (a hall of several nodes), until when, and its fencing epoch:
+    every write of the owner carries the epoch, and a write with an older one is refused.
+    ``expires`` is seconds since 1970 by the database's clock (the nodes' clocks never
+    count). Table id 0 is the lease of setting up the standing tables."""
+
+    __tablename__ = "table_leases"
+    __table_args__ = (Index("ix_table_leases_owner", "owner"),)
+
+    table_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    owner: Mapped[str] = mapped_column(String(64))
+    epoch: Mapped[int] = mapped_column(BigInteger)
+    expires: Mapped[float] = mapped_column(Float)
+
+
+class HallNode(Base):
+    """A node of the hall: where other nodes reach it, until when it is alive (renewed with
+    its leases), whether it is draining, and how many tables it owned at its last renewal."""
+
+    __tablename__ = "hall_nodes"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    address: Mapped[str | None] = mapped_column(String(200))
+    expires: Mapped[float] = mapped_column(Float)
+    draining: Mapped[bool] = mapped_column(Boolean)
+    tables: Mapped[int] = mapped_column(Integer)

@@ -12,6 +12,7 @@ from argon2 import PasswordHasher
 from .accounts import Accounts
 from .database import Sessions, make_engine
 from .hands import Hands
+from .leases import Leases
 from .ledger import Ledger
 from .passwords import Passwords
 from .tables import Tables
@@ -24,9 +25,10 @@ def utc_now() -> datetime:
 
 
 class Store:
-    """Accounts, the 银子 ledger, tables, matches, hands: ``store.accounts``, ``store.ledger``,
-    ``store.tables``, ``store.hands``. Each call is its own short transaction on a shared
-    engine, so the hall may call from its writer thread and a pool of reader threads."""
+    """Accounts, the 银子 ledger, tables, matches, hands, table leases: ``store.accounts``,
+    ``store.ledger``, ``store.tables``, ``store.hands``, ``store.leases``. Each call is its
+    own short transaction on a shared engine, so the hall may call from its writer thread and
+    a pool of reader threads."""
 
     def __init__(self, database: str | Path, *, password_hasher: PasswordHasher | None = None,
                  starting_balance: int = DEFAULT_STARTING_BALANCE,
@@ -49,6 +51,7 @@ class Store:
                                  starting_balance)
         self.tables = Tables(sessions, now)
         self.hands = Hands(sessions, now, self.ledger)
+        self.leases = Leases(sessions)
 
     @property
     def dialect(self) -> str:

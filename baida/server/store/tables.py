@@ -14,6 +14,7 @@ from baida import rulesets  # absolute: the hall's modules are moving into folde
 
 from .database import Sessions
 from .errors import HandStateError, InvalidRequest, NotFound
+from .leases import Fence, check_fence
 from .models import GameTable, MatchRow, User
 
 RULESETS = rulesets.names()
@@ -194,12 +195,15 @@ class Tables:
     # ------------------------------------------------------------------ matches
 
     def start_match(self, table_id: int, seats: Sequence[int | None],
-                    state: dict[str, Any]) -> MatchInfo:
-        """A new match at an open table."""
+                    state: dict[str, Any], fence: Fence | None = None) -> MatchInfo:
+        """A new match at an open table. With a ``fence`` (the table's lease), refused
+        (``LeaseLost``) unless the table is still the fence's node's at its epoch: a node
+        whose table was taken over starts no match beside the new owner's."""
         seats = check_seats(seats)
         _check_object("state", state)
 
         def work(session: Session) -> MatchInfo:
+            check_fence(session, fence)
             table = session.get(GameTable, table_id)
             if table is None:
                 raise NotFound(f"no table with id {table_id}")
@@ -217,11 +221,14 @@ class Tables:
 
     def save_match(self, match_id: int, *, state: dict[str, Any] | None = None,
                    status: str | None = None,
-                   seats: Sequence[int | None] | None = None) -> MatchInfo:
-        """Store a match's state, status or seats (e.g. a player replaced by a bot)."""
+                   seats: Sequence[int | None] | None = None,
+                   fence: Fence | None = None) -> MatchInfo:
+        """Store a match's state, status or seats (e.g. a player replaced by a bot); with a
+        ``fence``, only while its table is still the fence's node's (``LeaseLost``)."""
         new_seats = None if seats is None else check_seats(seats)
 
         def work(session: Session) -> MatchInfo:
+            check_fence(session, fence)
             row = load_match(session, match_id, lock=True)
             update_match(row, self._clock(), state, status)
             if new_seats is not None:

@@ -17,6 +17,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from .db_process import resolve
+from .errors import LeaseLost
+from .leases import Fence
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -24,8 +26,8 @@ T = TypeVar("T")
 MAX_BATCH = 500  # actions in one group commit
 
 
-def _settle(futures: list[asyncio.Future[None]], error: Exception | None) -> None:
-    for future in futures:
+def _settle(futures: list[tuple[asyncio.Future[None], Exception | None]]) -> None:
+    for future, error in futures:
         if future.done():
             continue
         if error is None:
@@ -49,15 +51,17 @@ class StoreWriter:
 
     # -------------------------------------------------------------- the table's side
 
-    async def append_actions(self, hand_id: int, rows: list[tuple[int, Any]]) -> None:
+    async def append_actions(self, hand_id: int, rows: list[tuple[int, Any]],
+                             fence: Fence | None = None) -> None:
         """Store a hand's new actions ((index, action JSON text or dict) rows); returns when
-        they are durable."""
+        they are durable. With a ``fence`` (its table's lease), ``LeaseLost`` if the lease
+        is no longer the fence's: nothing was written."""
         if self.process is not None:
-            await self.process.append(hand_id, rows)
+            await self.process.append(hand_id, rows, fence)
             return
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        self._jobs.put(("append", (hand_id, rows), (loop, future)))
+        self._jobs.put(("append", (hand_id, rows, fence), (loop, future)))
         await future
 
     async def write(self, fn: Callable[..., T], *args: Any) -> T:
@@ -123,21 +127,26 @@ class StoreWriter:
 
     def _commit(self, batch: list[tuple[Any, Any]]) -> None:
         rows = [(hand_id, index, action)
-                for (hand_id, items), _ in batch for index, action in items]
+                for (hand_id, items, _), _ in batch for index, action in items]
+        fences = {hand_id: fence for (hand_id, _, fence), _ in batch if fence is not None}
         error: Exception | None = None
+        stale: set[int] = set()
         try:
-            self.store.hands.append_rows(rows)
+            stale = self.store.hands.append_rows(rows, fences)
             self.commits += 1
             self.rows += len(rows)
         except Exception as exc:  # every waiting table learns of it
             log.exception("group commit of %d actions failed", len(rows))
             error = exc
         # one wake-up of the event loop for the whole batch
-        by_loop: dict[Any, list[asyncio.Future[None]]] = {}
-        for _, (loop, future) in batch:
-            by_loop.setdefault(loop, []).append(future)
+        by_loop: dict[Any, list[tuple[asyncio.Future[None], Exception | None]]] = {}
+        for (_, _, fence), (loop, future) in batch:
+            mine = error
+            if mine is None and fence is not None and fence.table_id in stale:
+                mine = LeaseLost(f"table {fence.table_id} is no longer {fence.node}'s")
+            by_loop.setdefault(loop, []).append((future, mine))
         for loop, futures in by_loop.items():
-            loop.call_soon_threadsafe(_settle, futures, error)
+            loop.call_soon_threadsafe(_settle, futures)
 
     @staticmethod
     def _finish(future: Future[Any], call: Callable[[], Any]) -> None:

@@ -13,9 +13,10 @@ from typing import Any
 from baida import rulesets
 
 from ..directory.in_process import Directory, DirectoryUnavailable, InProcessDirectory
-from ..nodes.role import NodeRole, node_name
+from ..nodes.role import NodeRole
 from ..ops.logs import fields
 from ..ops.metrics import Metrics
+from ..store.leases import Fence
 from ..store.writer import StoreWriter
 from .actor import BETWEEN, CLOSED, PLAYING, WAITING, TableActor, TableInfo
 from .botpool import BotPool
@@ -137,6 +138,7 @@ class Hall:
         self.node = role.name if role is not None else "node-1"
         self.standing = standing
         self.tables: dict[int, TableActor] = {}
+        self.ownership: Any = None  # a node of several: its tables by lease (``Ownership``)
         self._jobs: set[Any] = set()  # other nodes' requests in progress
         self._numbered: dict[str, int] = {}  # the highest number of an open table at start
         # table -> the hand in play, its round and its people by seat (for the logs)
@@ -148,28 +150,35 @@ class Hall:
 
     async def open(self) -> None:
         """Load the open tables (creating the standing ones the first time) and resume the
-        hands that were in play."""
-        role = self.role
-        stored = await self.db.read(lambda s: s.tables.list(status="open"))
-        standing = [t for t in stored if not t.config.get("player_made")]
-        if not standing and (role is None or role.index == 0):  # node 0 starts first
-            for number, cfg in sorted(standing_configs(self.standing),
-                                      key=lambda nc: (nc[1].ruleset, nc[0])):
-                await self._insert(cfg, host=None, player_made=False, number=number)
+        hands that were in play. A node of several takes its share of the tables by lease
+        (``ownership``) and keeps taking over those of nodes that stop."""
+        if self.role is not None:
+            from .ownership import Ownership
+
+            self.ownership = Ownership(self, self.role)
+            await self.ownership.open()
+            return
+        await self.make_standing()
         open_ids: set[int] = set()
         for row in await self.db.read(lambda s: s.tables.list(status="open")):
             open_ids.add(row.id)
-            self._numbered[row.ruleset] = max(self._numbered.get(row.ruleset, 0), row.number)
-            if role is not None and not role.owns(row.id, row.config):
-                continue
             if row.id not in self.tables:
                 self._spawn(row)
         for hand in await self.db.read(lambda s: s.hands.in_progress()):
-            if hand.table_id in self.tables:
-                await self._resume(hand)
-            elif hand.table_id not in open_ids and (role is None or role.index == 0):
-                await self._resume(hand)  # a closed table's hand: voided, by one node
-        await self._resume_matches()
+            if hand.table_id in self.tables or hand.table_id not in open_ids:
+                await self._resume(hand)  # a closed table's hand is voided
+        await self._resume_matches(list(self.tables.values()))
+
+    async def make_standing(self) -> None:
+        """The standing tables, the first time the hall runs on its database."""
+        stored = await self.db.read(lambda s: s.tables.list(status="open"))
+        for row in stored:
+            self._numbered[row.ruleset] = max(self._numbered.get(row.ruleset, 0), row.number)
+        if any(not t.config.get("player_made") for t in stored):
+            return
+        for number, cfg in sorted(standing_configs(self.standing),
+                                  key=lambda nc: (nc[1].ruleset, nc[0])):
+            await self._insert(cfg, host=None, player_made=False, number=number)
 
     async def close(self) -> None:
         for actor in list(self.tables.values()):
@@ -177,16 +186,48 @@ class Hall:
             if self.role is not None:  # the next start's nodes claim them afresh
                 self.directory.release_table(actor.id, self.node)
         self.tables.clear()
+        if self.ownership is not None:
+            await self.ownership.close()
+
+    def let_go(self, table_id: int, reason: str) -> None:
+        """Another node owns the table now: stop it here at once, writing nothing."""
+        actor = self.tables.get(table_id)
+        if actor is None:
+            return
+        actor.post(actor.let_go, reason)
+        self.forget(table_id)
+
+    def forget(self, table_id: int) -> None:
+        """The table is no longer this node's (it was let go)."""
+        self.tables.pop(table_id, None)
+        self.directory.unsubscribe(table_id)
+        self._hands.pop(table_id, None)
+        if self.ownership is not None:
+            self.ownership.keeper.epochs.pop(table_id, None)
+
+    def peers(self) -> list[str]:
+        """The other nodes of the hall."""
+        if self.ownership is not None:
+            return sorted(self.ownership.keeper.alive - {self.node})
+        return []
 
     # ---------------------------------------------------------------- tables
 
-    def _spawn(self, row: Any) -> TableActor:
+    def _spawn(self, row: Any, lease: Fence | None = None, take: bool = False) -> TableActor:
+        """Run a stored table here (``lease``: this node's, for its writes; ``take``: taken
+        over from another node, whose entry in the directory goes)."""
         cfg = TableConfig.from_json(row.config["table"])
         info = TableInfo(row.id, row.number, row.config.get("name") or f"{row.number}",
-                         cfg, host=row.config.get("host"), room_code=row.room_code)
+                         cfg, host=row.config.get("host"), room_code=row.room_code,
+                         lease=lease)
         actor = TableActor(info, clock=self.clock, db=self.db, bots=self.bots,
                            metrics=self.metrics, directory=self.directory,
                            on_change=self._table_changed)
+        actor.on_lost = self._lost
+        if take:
+            before = self.directory.owner(row.id)
+            if before is not None and before != self.node:
+                self.directory.release_table(row.id, before)
         if not self.directory.claim_table(row.id, self.node):
             raise HallError(f"table {row.id} is owned by another node")
         if row.room_code and not self.directory.register_room(row.room_code, row.id):
@@ -202,7 +243,18 @@ class Hall:
 
     async def _create(self, cfg: TableConfig, host: User | None, player_made: bool,
                       number: int | None = None) -> TableActor:
-        return self._spawn(await self._insert(cfg, host, player_made, number))
+        row = await self._insert(cfg, host, player_made, number)
+        if self.ownership is None:
+            return self._spawn(row)
+        keeper = self.ownership.keeper
+        epoch = await keeper.acquire(row.id)
+        if epoch is None:
+            raise HallError("the new table went to another node: open it from the lobby")
+        return self._spawn(row, Fence(row.id, keeper.name, epoch))
+
+    def _lost(self, table_id: int) -> None:
+        """A write of the table was refused: another node took it over."""
+        self.let_go(table_id, "table moved")
 
     async def _insert(self, cfg: TableConfig, host: User | None, player_made: bool,
                       number: int | None = None) -> Any:
@@ -228,6 +280,8 @@ class Hall:
     async def create_table(self, request: Any, host: User) -> TableActor:
         """A table a player asked for (validated ``TableConfig`` JSON)."""
         cfg = TableConfig.from_json(request)
+        if self.ownership is not None and self.ownership.keeper.is_draining:
+            raise HallError("this server is being stopped: try again in a moment")
         mine = {a.id for a in self.tables.values() if a.info.host == host.id and a.status != CLOSED}
         if self.role is not None:  # and at the other nodes (as far as the directory knows)
             mine |= {t["id"] for t in self.directory.descriptions()
@@ -375,15 +429,11 @@ class Hall:
         """Close a suspended account's sockets at every table (``error`` ``suspended``); a
         seat it holds goes as an escape does (the bot plays on; at a 银子 table the hand in
         play and the escape penalty are its to pay). Returns how many tables it was at."""
-        if self.role is not None:  # and at the other nodes' tables
-            for index in range(self.role.count):
-                if index != self.role.index:
-                    try:
-                        self.directory.send(node_name(index), {
-                            "op": "suspend", "user": user_id, "message": message})
-                    except DirectoryUnavailable:  # its session version voids it anyway
-                        log.warning("could not tell %s of a suspension: the directory is out",
-                                    node_name(index))
+        for node in self.peers():  # and at the other nodes' tables
+            try:
+                self.directory.send(node, {"op": "suspend", "user": user_id, "message": message})
+            except DirectoryUnavailable:  # its session version voids it anyway
+                log.warning("could not tell %s of a suspension: the directory is out", node)
         touched = 0
         for actor in list(self.tables.values()):
             if actor.status == CLOSED:
@@ -409,6 +459,8 @@ class Hall:
             return False
         await actor.call(actor.close, reason)
         await self.db.write(lambda s: s.tables.close(table_id))
+        if self.ownership is not None:
+            await self.ownership.keeper.release(table_id)
         self.directory.release_table(table_id, self.node)
         self.directory.unsubscribe(table_id)
         self._hands.pop(table_id, None)
@@ -458,12 +510,12 @@ class Hall:
             await self.db.write(
                 lambda s: s.tables.save_match(hand.match_id, status="abandoned"))
 
-    async def _resume_matches(self) -> None:
+    async def _resume_matches(self, actors: list[TableActor]) -> None:
         """Matches that were between hands when the server stopped (their last hand ended,
         or was voided, and the next was not dealt) go on with their stored totals: the next
         hand is dealt when the people are back and ready, or after the between-hands time.
         One that cannot go on is ended (status ``abandoned``), never left open."""
-        idle = [a for a in self.tables.values() if a.status == WAITING]
+        idle = [a for a in actors if a.status == WAITING]
         ids = [a.id for a in idle]
         matches = await self.db.read(lambda s: [s.tables.current_match(t) for t in ids])
         for actor, match in zip(idle, matches, strict=True):

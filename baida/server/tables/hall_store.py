@@ -10,8 +10,10 @@ T = TypeVar("T")
 
 
 class HallStore(Protocol):
-    async def append_actions(self, hand_id: int, rows: list[tuple[int, dict[str, Any]]]) -> None:
-        """Store actions (index in the hand, action JSON); durable when this returns."""
+    async def append_actions(self, hand_id: int, rows: list[tuple[int, dict[str, Any]]],
+                             fence: Any = None) -> None:
+        """Store actions (index in the hand, action JSON); durable when this returns. With a
+        ``fence`` (the table's lease): ``LeaseLost`` if another node owns the table now."""
         ...
 
     async def write(self, fn: Callable[..., T], *args: Any) -> T:

@@ -422,7 +422,7 @@ async def phrases(request: Request) -> Response:
 
 async def health(request: Request) -> Response:
     """``/healthz`` and ``/healthz/ready``: 200 when this node may take new players, 503
-    (with ``not_ready``: why) while it starts or its database or directory is out."""
+    (with ``not_ready``: why) while it starts, drains or its database or directory is out."""
     rt = runtime_of(request)
     database = await rt.database_ok()
     reasons = rt.ready_reasons(database)

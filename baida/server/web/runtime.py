@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 from argon2 import PasswordHasher
 
 from ..directory.in_process import Directory, DirectoryUnavailable, InProcessDirectory
+from ..nodes.forward import split_address
 from ..ops.logs import fields
 from ..ops.metrics import Metrics
 from ..store.skeletons import warm as warm_skeletons
@@ -151,6 +152,7 @@ class Runtime:
         await self.hall.open()
         if s.node is not None:
             self.directory.on_message(s.node.name, self.hall.on_message)
+            self.limits.proxies.nodes = self.other_machines
             self.handoffs.start()
             self.node_metrics.start()
         tune_gc()
@@ -191,11 +193,43 @@ class Runtime:
         role = self.settings.node
         if role is None or self.hall is None or table_id in self.hall.tables:
             return None
-        try:
-            owner = self.directory.owner(table_id)
-        except DirectoryUnavailable:  # not known here while Redis is out
-            return None
+        ownership = self.hall.ownership
+        owner = None
+        if ownership is not None:
+            if ownership.keeper.moving(table_id):
+                return None
+            owner = ownership.keeper.owner_of(table_id)
+        if owner is None:  # a table made within the last second
+            try:
+                owner = self.directory.owner(table_id)
+            except DirectoryUnavailable:  # not known here while Redis is out
+                return None
         return None if owner == role.name else owner
+
+    def address_of(self, node: str) -> str | None:
+        """Where another machine's node is reached (None: not known)."""
+        ownership = self.hall.ownership if self.hall is not None else None
+        return None if ownership is None else ownership.keeper.address_of(node)
+
+    def other_machines(self) -> set[str]:
+        """The hosts of the hall's nodes on other machines (they forward sockets here, with
+        the client's address in ``X-Forwarded-For``); this machine's own host is not one."""
+        ownership = self.hall.ownership if self.hall is not None else None
+        if ownership is None:
+            return set()
+        keeper = ownership.keeper
+        own = _host(keeper.role.address)
+        hosts = {_host(a) for n, a in keeper.addresses.items() if n != keeper.name}
+        return hosts - {own, None}
+
+    def table_moving(self, table_id: int) -> bool:
+        """Whether the table is open but not played here, its owner gone or not yet known:
+        a connection should try again in a moment."""
+        ownership = self.hall.ownership if self.hall is not None else None
+        if ownership is None:
+            return False
+        keeper = ownership.keeper
+        return keeper.moving(table_id) or keeper.owner_of(table_id) is not None
 
     def directory_ok(self) -> bool:
         """Whether the shared directory answers (always, for a hall of one process)."""
@@ -220,6 +254,9 @@ class Runtime:
             reasons.append("database")
         if not self.directory_ok():
             reasons.append("directory")
+        ownership = getattr(self.hall, "ownership", None)
+        if ownership is not None and ownership.keeper.is_draining:
+            reasons.append("draining")  # it gives its tables away: new players go elsewhere
         return reasons
 
     async def stop(self) -> None:
@@ -309,3 +346,11 @@ class Runtime:
             return True
         netloc = urlsplit(origin).netloc
         return bool(host) and netloc == host
+
+
+def _host(address: str | None) -> str | None:
+    """The host of a node's ``host:port`` (None: none or not one)."""
+    try:
+        return None if not address else split_address(address)[0]
+    except ValueError:
+        return None

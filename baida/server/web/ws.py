@@ -199,6 +199,8 @@ async def _check(path: str, headers: dict[str, str], runtime: Runtime) -> Any:
         return _Turned("unauthorized", "sign in first (or play as a guest)", 4401)
     assert runtime.hall is not None
     actor = runtime.hall.get(table_id(path))
+    if actor is None and runtime.table_moving(table_id(path)):  # the page tries again
+        return _Turned("moving", "the table is moving to another node", 1013)
     # a private table is the host's, its room code's and its seated people's: to anyone
     # else it does not exist (ids are consecutive; the answer must not tell them apart)
     if actor is None and runtime.settings.node is not None and not runtime.directory_ok():

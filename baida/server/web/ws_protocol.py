@@ -23,7 +23,8 @@ from websockets.http11 import Request
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
-from ..nodes.handoff import BUSY, SENT, hand_off
+from ..nodes.forward import connect_owner, forwarded_request
+from ..nodes.handoff import BUSY, SENT, hand_off, socket_path
 from .client_limits import release_socket_connection
 from .ws import PREFIX, TableSession, table_id
 
@@ -70,6 +71,7 @@ class TableSocketProtocol(asyncio.Protocol):
         self._heard = False  # data came in since the last keepalive check
         self._first = True  # no data yet: the request may be another node's to answer
         self._handoff_timer: asyncio.TimerHandle | None = None
+        self._owner: asyncio.Transport | None = None  # forwarding to the owner's machine
 
     # ------------------------------------------------------------ asyncio.Protocol
 
@@ -78,6 +80,9 @@ class TableSocketProtocol(asyncio.Protocol):
         self.server_state.connections.add(self)
 
     def data_received(self, data: bytes) -> None:
+        if self._owner is not None:
+            self._owner.write(data)
+            return
         if self._first:
             self._first = False
             if self._handed_off(data):
@@ -98,6 +103,9 @@ class TableSocketProtocol(asyncio.Protocol):
             self._close_transport()
 
     def eof_received(self) -> None:
+        if self._owner is not None:
+            self._owner.close()
+            return
         self.ws.receive_eof()
         self._write_pending()
 
@@ -112,6 +120,9 @@ class TableSocketProtocol(asyncio.Protocol):
         session, self.session = self.session, None
         if session is not None:
             session.closed()
+        owner, self._owner = self._owner, None
+        if owner is not None:
+            owner.close()
         if self.transport is not None and not self.transport.is_closing():
             self.transport.close()
 
@@ -131,9 +142,37 @@ class TableSocketProtocol(asyncio.Protocol):
         owner = runtime.owner_elsewhere(requested_table(request))
         if owner is None:
             return False
+        folder = runtime.settings.node.folder
+        if not socket_path(folder, owner).exists():  # not a node of this machine
+            address = runtime.address_of(owner)
+            if address is None:
+                return False
+            self.transport.pause_reading()
+            request = forwarded_request(request, self._address(runtime, _raw_headers(request)))
+            task = self.loop.create_task(self._forward(address, request))
+            _adopting.add(task)
+            task.add_done_callback(_adopting.discard)
+            return True
         deadline = self.loop.time() + HANDOFF_SECONDS
-        self._hand_to(runtime.settings.node.folder, owner, request, deadline, 0.001)
+        self._hand_to(folder, owner, request, deadline, 0.001)
         return True
+
+    async def _forward(self, address: str, request: bytes) -> None:
+        """Copy the connection to and from its table's owner on another machine; if it
+        cannot be reached, answer here after all (the table is moving)."""
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            return
+        owner = await connect_owner(transport, address, request)
+        if transport.is_closing():
+            if owner is not None:
+                owner.close()
+            return
+        transport.resume_reading()
+        if owner is None:
+            self._receive(request)
+            return
+        self._owner = owner
 
     def _hand_to(self, folder: Any, owner: str, request: bytes, deadline: float,
                  delay: float) -> None:
@@ -316,3 +355,13 @@ def adopt(server: Any, conn: Any, request: bytes) -> None:
 
 
 _adopting: set[asyncio.Task[None]] = set()
+
+
+def _raw_headers(request: bytes) -> dict[str, str]:
+    """The headers of a request's head as read so far (lower-case names)."""
+    out = {}
+    for line in request.partition(b"\r\n\r\n")[0].split(b"\r\n")[1:]:
+        name, sep, value = line.partition(b":")
+        if sep:
+            out[name.strip().lower().decode("latin-1")] = value.strip().decode("latin-1")
+    return out

@@ -5,6 +5,7 @@ suspension takes a person's seats and connections the same way."""
 from __future__ import annotations
 
 from ....table import SeatMode
+from ...store.errors import LeaseLost
 from ..connection import Connection
 from .match import MatchLife
 from .state import BETWEEN, WAITING, SeatState
@@ -29,7 +30,13 @@ class Escapes(MatchLife):
         if self.match_id is not None:  # a restart must not seat them again
             match_id = self.match_id
             seats = [None if i == seat else u for i, u in enumerate(self._seat_users())]
-            await self.db.write(lambda s: s.tables.save_match(match_id, seats=seats))
+            fence = self.info.lease
+            try:
+                await self.db.write(
+                    lambda s: s.tables.save_match(match_id, seats=seats, fence=fence))
+            except LeaseLost as exc:  # another node owns the table now: it lets go here
+                self._store_failed(exc, f"the seats of match {match_id}")
+                return
         state.escaped = True
         state.conn = None
         conn.seat = None

@@ -24,6 +24,10 @@ class MatchLife(Outbox, Storage, BotTurns):
     """Deals, hands and the driver."""
 
     def _maybe_start(self) -> None:
+        # a holding table (its node drains) starts nothing: and since every pump between
+        # hands comes here, posting a deal that ``_next_hand`` refuses would loop forever
+        if self.holding:
+            return
         if self.status == WAITING and not any(s.empty for s in self.seats) and self._all_ready():
             self.post(self._start_match)
         elif self.status == BETWEEN and self._between_ready():
@@ -63,7 +67,9 @@ class MatchLife(Outbox, Storage, BotTurns):
         seats = self._seat_users()
         state = match.state()
         try:
-            info = await self.db.write(lambda s: s.tables.start_match(self.id, seats, state))
+            fence = self.info.lease
+            info = await self.db.write(
+                lambda s: s.tables.start_match(self.id, seats, state, fence=fence))
         except Exception as exc:
             self._store_failed(exc, f"the start of a match at table {self.id}")
             return
@@ -78,7 +84,7 @@ class MatchLife(Outbox, Storage, BotTurns):
         await self._next_hand()
 
     async def _next_hand(self) -> None:
-        if self.driver is None or self.status not in (BETWEEN,):
+        if self.driver is None or self.status not in (BETWEEN,) or self.holding:
             return
         match = self.driver.match
         if match.over:
@@ -97,7 +103,7 @@ class MatchLife(Outbox, Storage, BotTurns):
         ruleset = self.config.ruleset
         try:
             info = await self.db.call("hands.start", match_id, number, ruleset=ruleset,
-                                      seed=seed, setup=setup, seats=seats)
+                                      seed=seed, setup=setup, seats=seats, **self._fence())
         except Exception as exc:
             self._store_failed(exc, f"the deal of hand {number} of match {match_id}")
             return
@@ -144,7 +150,7 @@ class MatchLife(Outbox, Storage, BotTurns):
         try:  # once only, however often it is tried (the ledger's key is the hand's)
             finished = await self.db.call("hands.finish", hand_id, record, result,
                                           settle=settle, match_state=state,
-                                          match_status=status)
+                                          match_status=status, **self._fence())
         except Exception as exc:
             self._store_failed(exc, f"the end of hand {hand_id}")
             return
@@ -252,7 +258,7 @@ class MatchLife(Outbox, Storage, BotTurns):
             wake = self._outage.retry_at  # nothing else moves before the store is back
         elif self.driver is not None and self.status == PLAYING:
             wake = self.driver.next_wakeup()
-        elif self.status == BETWEEN:
+        elif self.status == BETWEEN and not self.holding:  # holding: nothing to wake for
             wake = self._between_deadline
             grace = self._reconnect_wake()
             if grace is not None and (wake is None or grace < wake):

@@ -12,6 +12,7 @@ from typing import Any
 from ....table import TableDriver
 from ...directory.in_process import Directory
 from ...ops.metrics import Metrics
+from ...store.leases import Fence
 from ..botpool import BotPool
 from ..chat import ChatLimiter
 from ..clock import Clock, TimerHandle
@@ -57,6 +58,7 @@ class TableInfo:
     config: TableConfig
     host: int | None = None
     room_code: str | None = None
+    lease: Fence | None = None  # a node of several: the table's lease, carried by its writes
 
 
 @dataclass(slots=True)
@@ -102,6 +104,10 @@ class TableState:
         self.metrics = metrics
         self.directory = directory
         self.on_change = on_change
+        # its node drains: no next hand here, the table moves between hands
+        self.holding = False
+        # a write was refused because another node took the table over (the hall lets it go)
+        self.on_lost: Callable[[int], None] | None = None
         self.quick = False  # a quick-play table (one person and three bots)
         self.seats = [SeatState() for _ in range(4)]
         self.spectators: set[Connection] = set()
@@ -135,6 +141,11 @@ class TableState:
     @property
     def id(self) -> int:
         return self.info.id
+
+    def _fence(self) -> dict[str, Any]:
+        """The ``fence`` keyword of the table's deal and hand end (none when alone)."""
+        lease = self.info.lease
+        return {} if lease is None else {"fence": lease}
 
     def post(self, handler: Callable[..., Awaitable[None] | None], *args: Any) -> None:
         """Queue ``handler(*args)`` to run in the table's task."""

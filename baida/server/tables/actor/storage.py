@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 
+from ...store.errors import LeaseLost
 from .state import Outage, TableState
 
 log = logging.getLogger(__name__)
@@ -31,7 +32,10 @@ class Storage(TableState):
             return True
         rows = list(hand.unsaved)
         try:
-            await self.db.append_actions(hand.id, rows)
+            if self.info.lease is None:
+                await self.db.append_actions(hand.id, rows)
+            else:
+                await self.db.append_actions(hand.id, rows, self.info.lease)
         except Exception as exc:
             self._store_failed(exc, f"{len(rows)} actions of hand {hand.id}")
             return False
@@ -45,6 +49,14 @@ class Storage(TableState):
         failed for ``TELL_AFTER`` seconds everyone here is told (a notice that says only
         that) and the log says so."""
         now = self.clock.now()
+        if isinstance(exc, LeaseLost):  # another node owns the table now: stand still for good
+            if self._outage is None:
+                self._outage = Outage(now)
+            self._outage.retry_at = float("inf")
+            log.warning("table %s: %s; letting it go", self.id, exc)
+            if self.on_lost is not None:
+                self.on_lost(self.id)
+            return
         outage = self._outage
         if outage is None:
             outage = self._outage = Outage(now)

@@ -173,6 +173,20 @@ class TableActor(Seating, Restart):
     def _on_hello(self, conn: Connection, msg: P.Hello) -> None:
         raise Refused("protocol", "hello is the first message only")
 
+    def let_go(self, reason: str = "table moved") -> None:
+        """This node no longer owns the table (another took it over, or it was given away):
+        stop at once, writing nothing (its owner goes on from the store), and close every
+        connection with 1012 so that the pages reconnect, to the new owner."""
+        self.status = CLOSED
+        self.driver = None
+        self._inbox.clear()
+        for conn in self._connections():
+            conn.close(1012, reason)
+        for task in list(self._bot_jobs):
+            task.cancel()
+        if self._timer is not None:
+            self._timer.cancel()
+
     async def close(self, reason: str = "closed by the operator") -> None:
         """Stop the table: a hand in play is voided (balances untouched)."""
         if self.hand is not None:

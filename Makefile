@@ -36,9 +36,11 @@ $(BENCH_STAMP): pyproject.toml constraints.txt | $(BIN)/python
 run: $(RUN_STAMP)
 	$(BIN)/baida serve --host $(HOST) --port $(PORT)
 
+# the tests marked ``alone`` (they make network namespaces) run after the others, by themselves
 test: $(TEST_STAMP)
 	$(BIN)/ruff check baida tests bench
-	$(BIN)/python -m pytest -n 2
+	$(BIN)/python -m pytest -n 2 -m "not alone"
+	$(BIN)/python -m pytest -m alone
 
 quicktest: $(TEST_STAMP)
 	BAIDA_TEST_SCALE=1 $(BIN)/python -m pytest -n 2 $(TESTS)

@@ -23,7 +23,7 @@ from test_server_kill import FAST, until
 from baida.server.store import Store
 from bench.machines import Machines, machines_problem
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.alone]
 PROBLEM = machines_problem()
 if PROBLEM is not None:
     pytest.skip(f"hosts cannot be made here: {PROBLEM}", allow_module_level=True)

@@ -24,7 +24,6 @@ from .tables import (
     _FROM_NOTHING,
     COMBINED,
     INF,
-    MAX_SETS,
     VEC_LEN,
     VECTORS,
     _dist,
@@ -32,6 +31,7 @@ from .tables import (
     _intern,
     combine,
     minus,
+    relax,
 )
 
 _NONE = (INF,) * VEC_LEN
@@ -59,18 +59,7 @@ def _live(counts: bytes, sequences: bool, gone: bytes) -> tuple[int, ...]:
             sub = _dist(rest, sequences, b"")  # this group waits on a live kind: the rest is free
         else:
             sub = _live(rest, sequences, gone)
-        missing = len(kinds)
-        if is_pair:
-            for k in range(MAX_SETS + 1):
-                value = sub[2 * k] + missing
-                if value < best[2 * k + 1]:
-                    best[2 * k + 1] = value
-        else:
-            for k in range(MAX_SETS):
-                for p in (0, 1):
-                    value = sub[2 * k + p] + missing
-                    if value < best[2 * (k + 1) + p]:
-                        best[2 * (k + 1) + p] = value
+        relax(best, sub, len(kinds), is_pair)
     return tuple(min(v, INF) for v in best)
 
 

@@ -97,6 +97,22 @@ _FROM_NOTHING = tuple(3 * (j // 2) + 2 * (j % 2) for j in range(VEC_LEN))
 _NOTHING = (0,) + (INF,) * (VEC_LEN - 1)  # no kind of the part can come
 
 
+def relax(best: list[int], sub: tuple[int, ...], missing: int, is_pair: bool) -> None:
+    """Lower ``best`` by one more group (a pair or a set) missing ``missing`` tiles, on top of
+    the rest's distance vector ``sub``."""
+    if is_pair:
+        for k in range(MAX_SETS + 1):
+            value = sub[2 * k] + missing
+            if value < best[2 * k + 1]:
+                best[2 * k + 1] = value
+    else:
+        for k in range(MAX_SETS):
+            for p in (0, 1):
+                value = sub[2 * k + p] + missing
+                if value < best[2 * (k + 1) + p]:
+                    best[2 * (k + 1) + p] = value
+
+
 @cache
 def _dist(counts: bytes, sequences: bool, gone: bytes) -> tuple[int, ...]:
     """Distance vector d[2k+p]: fewest tiles missing for k sets and p pairs from ``counts``;
@@ -109,18 +125,7 @@ def _dist(counts: bytes, sequences: bool, gone: bytes) -> tuple[int, ...]:
         if gone and any(gone[k] for k in kinds):
             continue  # a tile that can no longer come
         sub = _dist(minus(counts, used), sequences, gone)
-        missing = len(kinds)
-        if is_pair:
-            for k in range(MAX_SETS + 1):
-                value = sub[2 * k] + missing
-                if value < best[2 * k + 1]:
-                    best[2 * k + 1] = value
-        else:
-            for k in range(MAX_SETS):
-                for p in (0, 1):
-                    value = sub[2 * k + p] + missing
-                    if value < best[2 * (k + 1) + p]:
-                        best[2 * (k + 1) + p] = value
+        relax(best, sub, len(kinds), is_pair)
     return tuple(best)
 
 

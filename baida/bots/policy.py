@@ -33,6 +33,7 @@ _REGISTRY: dict[str, str] = {
     "strong": "baida.bots.strong:StrongBot",
     "expert": "baida.bots.expert:ExpertBot",
     "tuoguan": "baida.bots.tuoguan:TuoguanBot",
+    "search": "baida.bots.search:SearchBot",
 }
 
 LADDER = ("random", "greedy", "efficient", "strong", "expert")

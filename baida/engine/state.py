@@ -116,6 +116,9 @@ class HandState:
 
     # ------------------------------------------------------------------ hooks
 
+    def _rebuild_derived(self) -> None:
+        """Recompute what a ruleset derives from the public piles (a determinized hand)."""
+
     def _start_tokens(self) -> None:
         """Add this hand's carry tokens (Jiaxing)."""
 

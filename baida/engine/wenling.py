@@ -33,6 +33,18 @@ class WenlingRound(Round):
         self.sheng_discard: tuple[int, bool] | None = None  # (discarder, liable if won on)
         super().__init__(*args, **kwargs)
 
+    def _rebuild_derived(self) -> None:
+        self.pon_block = [set() for _ in range(4)]
+        wilds = self.wild_kinds
+        self.discarded_wild = [any(t in wilds for t in pile) for pile in self.discards]
+        self.discarded_kinds = {t for pile in self.discards for t in pile if t not in wilds}
+        if self.options.sheng_chow_rule == "all_three":
+            for melds in self.melds:
+                for meld in melds:
+                    if meld.kind == "chi":
+                        self.discarded_kinds.update(meld.tiles)
+        self.sheng_discard = None
+
     # -------------------------------------------------------------- tiles and draws
 
     def _after_deal(self) -> None:

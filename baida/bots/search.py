@@ -1,0 +1,181 @@
+"""``search``: ``expert``'s candidates played forward in sampled hands (determinized Monte Carlo).
+
+At a decision with more than one sensible action, the few best of ``expert``'s candidates
+(its own choice always among them) are each played to the end of the hand in the same
+sampled worlds: hands that agree with everything this seat sees, the hidden tiles dealt at
+random (``engine.determinize``), every seat then played by the fast policy of
+``rollout``. A candidate's worth is its mean settlement to this seat, in points.
+
+The comparison is paired (every candidate meets the same worlds) and sequential: after the
+first ``worlds`` samples a search stops unless some alternative leads ``expert``'s choice;
+it goes on to at most ``max_worlds``, and plays an alternative only when its lead over
+``expert``'s choice is ``z`` standard errors clear. So the bot is ``expert`` wherever the
+samples do not say otherwise, and it spends its work where they might.
+
+The budget is counted in rollouts (work units), never in wall time: a decision is a pure
+function of the view, the legal actions and the seed, and an arena run can be repeated.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine.determinize import DeterminizeError, Determinizer
+from ..engine.views import View
+from .expert import ActionValue, ExpertBot
+from .features import view_dict
+from .policy import action_type
+from .rollout import play_out
+
+DEFAULT_WORLDS = 6
+DEFAULT_MAX_WORLDS = 36
+DEFAULT_TOP = 3
+DEFAULT_Z = 1.5
+SEARCHED = ("discard", "akong", "bukong", "pon", "chi", "mkong", "pass", "continue", "give_up")
+
+
+@dataclass(slots=True)
+class SearchResult:
+    """What one search found: each candidate's rollout payoffs (same worlds, same order)."""
+
+    candidates: list[Any]
+    payoffs: list[list[float]] = field(default_factory=list)  # per candidate
+    chosen: int = 0  # index into candidates
+
+    @property
+    def worlds(self) -> int:
+        return len(self.payoffs[0]) if self.payoffs else 0
+
+    def mean(self, i: int) -> float:
+        values = self.payoffs[i]
+        return sum(values) / len(values) if values else 0.0
+
+    def lead(self, i: int, j: int) -> tuple[float, float]:
+        """Mean and standard error of candidate ``i``'s payoff minus ``j``'s."""
+        diffs = [a - b for a, b in zip(self.payoffs[i], self.payoffs[j], strict=True)]
+        n = len(diffs)
+        if n == 0:
+            return 0.0, math.inf
+        mean = sum(diffs) / n
+        if n < 2:
+            return mean, math.inf
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        return mean, math.sqrt(var / n)
+
+
+class SearchBot:
+    """``expert`` whose close calls are settled by playing them out in sampled hands."""
+
+    name = "search"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        worlds: int = DEFAULT_WORLDS,
+        max_worlds: int = DEFAULT_MAX_WORLDS,
+        top: int = DEFAULT_TOP,
+        z: float = DEFAULT_Z,
+    ) -> None:
+        if worlds < 2 or max_worlds < worlds:
+            raise ValueError("a search needs worlds >= 2 and max_worlds >= worlds")
+        if top < 2:
+            raise ValueError("a search compares at least two candidates (top >= 2)")
+        self.expert = ExpertBot(seed=seed)
+        self.rng = random.Random(seed)
+        self.worlds = worlds
+        self.max_worlds = max_worlds
+        self.top = top
+        self.z = z
+        self.last: SearchResult | None = None  # the last decision's search, for reports
+
+    @property
+    def budget(self) -> int:
+        """The most rollouts one decision may play (its work units)."""
+        return self.max_worlds * self.top
+
+    def choose(self, view: Any, legal_actions: Sequence[Any]) -> Any:
+        self.last = None
+        if not legal_actions:
+            raise ValueError("no legal action to choose from")
+        default = self.expert.choose(view, legal_actions)
+        if len(legal_actions) == 1 or action_type(default) in ("win", "lazi"):
+            return default
+        if not any(action_type(a) in SEARCHED for a in legal_actions):
+            return default
+        candidates = self._candidates(view, legal_actions, default)
+        if len(candidates) < 2:
+            return default
+        seed = self.rng.getrandbits(64)
+        try:
+            result = self.search(view, legal_actions, candidates, seed)
+        except DeterminizeError:
+            return default
+        self.last = result
+        return result.candidates[result.chosen]
+
+    def _candidates(self, view: Any, legal_actions: Sequence[Any], default: Any) -> list[Any]:
+        """``expert``'s choice first, then its next best eligible actions (one per discard
+        kind), at most ``top``."""
+        scored: list[ActionValue] = self.expert.evaluate(view, legal_actions)
+        eligible = [s for s in scored if s.eligible] or scored
+        eligible.sort(key=lambda s: -s.value)
+        out = [default]
+        for s in eligible:
+            if len(out) >= self.top:
+                break
+            if s.action != default and s.action not in out:
+                out.append(s.action)
+        return out
+
+    def search(self, view: Any, legal_actions: Sequence[Any], candidates: list[Any],
+               seed: int) -> SearchResult:
+        """Play every candidate out in the same sampled worlds; ``chosen`` is the index of
+        the one to play (0, ``expert``'s, unless an alternative leads it clearly)."""
+        v = view if isinstance(view, View) else View.from_json(view_dict(view))
+        seat = v.seat
+        assert seat is not None
+        sampler = Determinizer(v)
+        result = SearchResult(list(candidates), [[] for _ in candidates])
+        for world in range(self.max_worlds):
+            if world >= self.worlds and not self._worth_going_on(result):
+                break
+            world_seed = seed + world
+            for i, action in enumerate(candidates):
+                rnd = sampler.sample(random.Random(world_seed))
+                if rnd.phase != "turn":
+                    rnd.asked[seat] = list(legal_actions)  # this seat's options as they are
+                    rnd._legal = {}
+                payments = play_out(rnd, _as_engine_action(action))
+                result.payoffs[i].append(float(payments[seat]))
+        result.chosen = self._pick(result)
+        return result
+
+    def _worth_going_on(self, result: SearchResult) -> bool:
+        """Go on sampling while some alternative leads ``expert``'s choice but not yet
+        clearly."""
+        for i in range(1, len(result.candidates)):
+            mean, se = result.lead(i, 0)
+            if mean > 0 and mean <= self.z * se:
+                return True
+        return False
+
+    def _pick(self, result: SearchResult) -> int:
+        best, best_mean = 0, 0.0
+        for i in range(1, len(result.candidates)):
+            mean, se = result.lead(i, 0)
+            if mean > self.z * se and mean > best_mean:
+                best, best_mean = i, mean
+        return best
+
+
+def _as_engine_action(action: Any) -> Any:
+    """An engine ``Action`` for ``action`` (the object itself, or one made from its JSON)."""
+    if isinstance(action, dict):
+        from ..engine.actions import Action
+
+        return Action.from_json(action)
+    return action

@@ -36,7 +36,7 @@ _REGISTRY: dict[str, str] = {
     "search": "baida.bots.search:SearchBot",
 }
 
-LADDER = ("random", "greedy", "efficient", "strong", "expert")
+LADDER = ("random", "greedy", "efficient", "strong", "expert", "search")
 
 
 class UnknownBot(ValueError):

@@ -27,7 +27,8 @@ from typing import Any
 from ..engine.determinize import DeterminizeError, Determinizer
 from ..engine.views import View
 from .expert import ActionValue, ExpertBot
-from .features import view_dict
+from .features import read_view, view_dict
+from .opponents import read_opponents
 from .policy import action_type
 from .rollout import play_out
 
@@ -35,6 +36,13 @@ DEFAULT_WORLDS = 6
 DEFAULT_MAX_WORLDS = 36
 DEFAULT_TOP = 3
 DEFAULT_Z = 1.5
+# The opponent model of the sampled hands: a seat whose suited melds share one suit holds more
+# of that suit (and of the honours, without a 吃 shown) and less of the others; a kind a seat
+# threw away is a little less likely to be in its hand.
+FLUSH_SUIT_WEIGHT = 2.0
+FLUSH_HONOUR_WEIGHT = 1.5
+FLUSH_OTHER_WEIGHT = 0.5
+DISCARDED_WEIGHT = 0.7
 SEARCHED = ("discard", "akong", "bukong", "pon", "chi", "mkong", "pass", "continue", "give_up")
 
 
@@ -139,15 +147,16 @@ class SearchBot:
         seat = v.seat
         assert seat is not None
         sampler = Determinizer(v)
+        weights = hand_weights(view)
         result = SearchResult(list(candidates), [[] for _ in candidates])
         for world in range(self.max_worlds):
             if world >= self.worlds and not self._worth_going_on(result):
                 break
             world_seed = seed + world
             for i, action in enumerate(candidates):
-                rnd = sampler.sample(random.Random(world_seed))
+                rnd = sampler.sample(random.Random(world_seed), weights)
                 if rnd.phase != "turn":
-                    rnd.asked[seat] = list(legal_actions)  # this seat's options as they are
+                    rnd.asked[seat] = [_as_engine_action(a) for a in legal_actions]  # as they are
                     rnd._legal = {}
                 payments = play_out(rnd, _as_engine_action(action))
                 result.payoffs[i].append(float(payments[seat]))
@@ -170,6 +179,25 @@ class SearchBot:
             if mean > self.z * se and mean > best_mean:
                 best, best_mean = i, mean
         return best
+
+
+def hand_weights(view: Any) -> Any:
+    """How likely each kind is in each other seat's hidden hand (relative weights), from
+    what its melds and discards show; a function ``(seat, kind) -> weight``."""
+    v = view_dict(view)
+    table: dict[int, list[float]] = {}
+    for o in read_opponents(read_view(v), v):
+        row = [1.0] * 42
+        if o.melds_count and o.suit is not None:
+            for k in range(27):
+                row[k] = FLUSH_SUIT_WEIGHT if k // 9 == o.suit else FLUSH_OTHER_WEIGHT
+            for k in range(27, 34):
+                row[k] = FLUSH_HONOUR_WEIGHT if not o.chi else 1.0
+        for k in set(o.discards):
+            if k < 42:
+                row[k] *= DISCARDED_WEIGHT
+        table[o.seat] = row
+    return lambda seat, kind: table[seat][kind] if seat in table else 1.0
 
 
 def _as_engine_action(action: Any) -> Any:

@@ -1,0 +1,128 @@
+"""The ``search`` bot: legal and repeatable play, and a search that does what it says (the
+same worlds for every candidate, ``expert``'s choice unless an alternative leads it clearly,
+never more rollouts than its budget)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from baida.bots.arena import BotTally, engine_seed, play_hand
+from baida.bots.expert import ExpertBot
+from baida.bots.policy import LADDER, make_bot
+from baida.bots.rollout import RolloutPolicy, play_out
+from baida.bots.search import SearchBot, SearchResult
+from baida.engine import Round
+from baida.engine.determinize import Determinizer
+
+
+def _play(ruleset: str, seed: int, bot_seed: int, json_seats: bool = False) -> list[Any]:
+    rnd = Round.from_seed(ruleset, engine_seed(seed))
+    bots = [SearchBot(seed=bot_seed + s, worlds=3, max_worlds=6) for s in range(4)]
+    while not rnd.ended:
+        seat = rnd.to_act[0]
+        view = rnd.view(seat)
+        legal = rnd.legal_actions(seat)
+        if json_seats and seat % 2:
+            choice = bots[seat].choose(view.to_json(), [a.to_json() for a in legal])
+            rnd.apply(choice)
+        else:
+            choice = bots[seat].choose(view, legal)
+            assert choice in legal
+            rnd.apply(choice)
+    return [a.to_json() for a in rnd.actions]
+
+
+@pytest.mark.parametrize("ruleset", ["jiaxing", "wenling"])
+def test_plays_legally_and_repeatably_from_views_or_their_json(ruleset: str) -> None:
+    assert _play(ruleset, 31, 5) == _play(ruleset, 31, 5, json_seats=True)
+
+
+@pytest.mark.parametrize("ruleset", ["jiaxing", "wenling"])
+def test_sits_at_a_table_with_the_ladder(ruleset: str) -> None:
+    seating = ["search", "expert", "strong", "efficient"]
+    tallies = {name: BotTally() for name in seating}
+    result = play_hand(ruleset, 12, seating, 0, None, tallies)
+    assert sum(result["payments"]) == 0
+    assert all(t.illegal == 0 for t in tallies.values()), {n: t.errors for n, t in tallies.items()}
+    assert "search" in LADDER and make_bot("search", seed=1).name == "search"
+
+
+def _a_discard_decision(ruleset: str) -> tuple[Round, int]:
+    rnd = Round.from_seed(ruleset, engine_seed(44))
+    policy = RolloutPolicy(rnd)
+    while True:
+        seat = rnd.to_act[0]
+        legal = rnd.legal_actions(seat)
+        if rnd.phase == "turn" and len({a.tile for a in legal if a.type == "discard"}) > 4 \
+                and rnd.discard_count > 8:
+            return rnd, seat
+        rnd.apply(policy.choose(rnd, seat, legal))
+
+
+def test_every_candidate_meets_the_same_worlds() -> None:
+    rnd, seat = _a_discard_decision("jiaxing")
+    bot = SearchBot(seed=3, worlds=4, max_worlds=8)
+    view, legal = rnd.view(seat), rnd.legal_actions(seat)
+    candidates = bot._candidates(view, legal, ExpertBot(seed=3).choose(view, legal))
+    result = bot.search(view, legal, candidates, seed=99)
+    assert 4 <= result.worlds <= 8
+    assert all(len(p) == result.worlds for p in result.payoffs)
+    # replaying candidate 0 in world 0 by hand gives the recorded payoff
+    sample = Determinizer(view).sample(random.Random(99))
+    assert play_out(sample, candidates[0])[seat] == result.payoffs[0][0]
+
+
+def test_plays_expert_unless_an_alternative_leads_clearly() -> None:
+    bot = SearchBot(seed=1, z=1.5)
+    level = SearchResult(["a", "b"], [[1.0, 2.0, 3.0, 4.0], [1.0, 2.0, 3.0, 5.0]])
+    assert bot._pick(level) == 0  # ahead, but one world out of four
+    clear = SearchResult(["a", "b", "c"], [[0.0] * 6, [1.0, 1.2, 0.9, 1.1, 1.0, 1.0],
+                                           [3.0, -1.0, 3.0, -1.0, 3.0, -1.0]])
+    assert bot._pick(clear) == 1  # c's mean is higher but not clear of a
+    assert bot._worth_going_on(clear)  # c might still be
+
+
+def test_never_plays_more_rollouts_than_its_budget() -> None:
+    rnd, seat = _a_discard_decision("wenling")
+    bot = SearchBot(seed=2, worlds=2, max_worlds=5, top=3)
+    view, legal = rnd.view(seat), rnd.legal_actions(seat)
+    bot.choose(view, legal)
+    assert bot.last is not None
+    assert bot.last.worlds <= 5 and len(bot.last.candidates) <= 3
+    assert bot.budget == 15
+    with pytest.raises(ValueError, match="worlds"):
+        SearchBot(worlds=5, max_worlds=4)
+
+
+def test_a_seat_showing_a_flush_is_dealt_more_of_its_suit() -> None:
+    """The opponent model: melds all in one suit make that suit likelier in the hidden hand."""
+    from baida.bots.search import hand_weights
+
+    rnd = Round.from_seed("jiaxing", engine_seed(5))
+    policy = RolloutPolicy(rnd)
+    target = None
+    while target is None and not rnd.ended:
+        seat = rnd.to_act[0]
+        legal = rnd.legal_actions(seat)
+        rnd.apply(next((a for a in legal if a.type == "pon"), None)
+                  or policy.choose(rnd, seat, legal))
+        suited = [s for s in range(4) if rnd.melds[s] and all(m.tile < 27 for m in rnd.melds[s])]
+        if suited and rnd.phase == "turn" and rnd.turn != suited[0]:
+            target = suited[0]
+    assert target is not None
+    view = rnd.view(rnd.turn)
+    suit = rnd.melds[target][0].tile // 9
+    weights = hand_weights(view)
+    assert weights(target, 9 * suit + 4) > weights(target, 9 * ((suit + 1) % 3) + 4)
+    sampler = Determinizer(view)
+
+    def in_suit(tiles: list[int]) -> int:
+        return sum(1 for t in tiles if t < 27 and t // 9 == suit)
+
+    plain = sum(in_suit(sampler.sample(random.Random(i)).concealed(target)) for i in range(200))
+    flushed = sum(in_suit(sampler.sample(random.Random(i), weights).concealed(target))
+                  for i in range(200))
+    assert flushed > plain * 1.2

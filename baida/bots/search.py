@@ -33,7 +33,7 @@ from .policy import action_type
 from .rollout import play_out
 
 DEFAULT_WORLDS = 6
-DEFAULT_MAX_WORLDS = 36
+DEFAULT_MAX_WORLDS = 32
 DEFAULT_TOP = 3
 DEFAULT_Z = 1.5
 # The opponent model of the sampled hands: a seat whose suited melds share one suit holds more

@@ -273,7 +273,12 @@ async def _faults(m: Machines) -> None:
         # Redis dies and comes back empty
         before = progress(players)
         m.stop_redis()
+        # meanwhile a newcomer signs in and watches a table, through the proxy
+        newcomer = await Person([m.proxy_base]).sign_in()
+        people.append(newcomer)
+        await newcomer.open(tables[0])
         await asyncio.sleep(OUT)
+        assert newcomer.of_type("welcome") and newcomer.drops == 0
         during = progress(players)
         assert all(b < d for b, d in zip(before, during, strict=True)), (before, during)
         m.start_redis()

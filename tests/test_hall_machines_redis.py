@@ -254,6 +254,7 @@ async def _faults(m: Machines) -> None:
         await asyncio.sleep(2.0)
 
         # Redis hangs: every node finds it out, nobody waits for it, play goes on
+        hands = [len(p.of_type("hand_result")) for p in players]
         before = progress(players)
         m.pause_redis()
         try:
@@ -273,12 +274,14 @@ async def _faults(m: Machines) -> None:
         # Redis dies and comes back empty
         before = progress(players)
         m.stop_redis()
+        await asyncio.sleep(OUT / 2)  # no node is ready now: the proxy sends to live ones
         # meanwhile a newcomer signs in and watches a table, through the proxy
         newcomer = await Person([m.proxy_base]).sign_in()
         people.append(newcomer)
         await newcomer.open(tables[0])
-        await asyncio.sleep(OUT)
+        await asyncio.sleep(OUT / 2)
         assert newcomer.of_type("welcome") and newcomer.drops == 0
+        assert "has no server available" in (m.tmp / "haproxy.log").read_text()
         during = progress(players)
         assert all(b < d for b, d in zip(before, during, strict=True)), (before, during)
         m.start_redis()
@@ -300,6 +303,10 @@ async def _faults(m: Machines) -> None:
         after = progress(players)
         await until("play after the faults", lambda: all(
             a < n for a, n in zip(after, progress(players), strict=True)), 30.0)
+
+        await until("a hand ended and paid at every table since the faults began", lambda: all(
+            len(p.of_type("hand_result")) > n for p, n in zip(players, hands, strict=True)),
+            60.0)
 
         # throughout: no reconnect, no long silence, every ping answered, no 5xx
         assert [p.drops for p in players] == [0, 0, 0]

@@ -157,20 +157,52 @@ class Machines:
         with engine.begin() as connection:
             connection.execute(text(f'CREATE SCHEMA "{self.schema}"'))
         engine.dispose()
+        self.start_redis()
+        # one signing key for the whole hall: a session made on one node is good on all
+        secret = os.urandom(32).hex()
+        for node in self.nodes:
+            (node.data / "secret.key").write_text(secret)
+            (node.data / "secret.key").chmod(0o600)
+
+    # ---------------------------------------------------------------- Redis
+
+    def start_redis(self) -> None:
+        """Start the hall's Redis (empty: nothing is saved) on its socket."""
+        self.redis_socket.unlink(missing_ok=True)
         self.redis = subprocess.Popen(
             ["redis-server", "--port", "0", "--unixsocket", str(self.redis_socket),
              "--unixsocketperm", "777", "--save", "", "--appendonly", "no"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 10
         while not self.redis_socket.exists():
-            if time.monotonic() > deadline:
+            if time.monotonic() > deadline or self.redis.poll() is not None:
                 raise RuntimeError("redis-server did not start")
             time.sleep(0.05)
-        # one signing key for the whole hall: a session made on one node is good on all
-        secret = os.urandom(32).hex()
-        for node in self.nodes:
-            (node.data / "secret.key").write_text(secret)
-            (node.data / "secret.key").chmod(0o600)
+
+    def stop_redis(self) -> None:
+        """kill -9 of the hall's Redis: its data goes with it."""
+        assert self.redis is not None
+        self.redis.send_signal(signal.SIGCONT)  # (a hung one too)
+        self.redis.kill()
+        self.redis.wait(timeout=10)
+
+    def pause_redis(self, pause: bool = True) -> None:
+        """Hang the hall's Redis (SIGSTOP: connections stay open, nothing answers), or let
+        it go on (``pause=False``: SIGCONT)."""
+        assert self.redis is not None
+        self.redis.send_signal(signal.SIGSTOP if pause else signal.SIGCONT)
+
+    def flush_redis(self) -> None:
+        """FLUSHALL: Redis answers on, its data gone."""
+        import redis
+
+        client = redis.Redis(unix_socket_path=str(self.redis_socket), socket_timeout=5.0)
+        try:
+            client.flushall()
+        finally:
+            client.close()
+
+    # ---------------------------------------------------------------- the proxy
 
     def _proxy(self) -> None:
         with socket.socket() as s:
@@ -243,6 +275,8 @@ class Machines:
     # ---------------------------------------------------------------- taking them down
 
     def __exit__(self, *exc: object) -> None:
+        if self.redis is not None and self.redis.poll() is None:
+            self.redis.send_signal(signal.SIGCONT)
         for proc in [n.proc for n in self.nodes] + [self.proxy, self.redis]:
             if proc is not None and proc.poll() is None:
                 proc.kill()

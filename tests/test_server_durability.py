@@ -12,6 +12,7 @@ import pytest
 from hall_harness import Client, Hall, running_hall
 from test_server_time import TIMING, my_turn, table_with_bots
 
+from baida.server.store import Fence
 from baida.server.tables.actor import STORAGE_BACK, STORAGE_DOWN
 
 pytestmark = pytest.mark.anyio
@@ -165,6 +166,32 @@ async def test_an_escape_that_cannot_be_stored_is_refused_and_pays_once_when_sen
         assert actor.seats[0].escaped
         penalties = [e for e in ledger.history(uid, limit=50) if e.kind == "penalty"]
         assert [e.amount for e in penalties] == [-30]
+        await me.close()
+
+
+async def test_a_node_that_lost_the_table_charges_no_escape(tmp_path: Path) -> None:
+    """A node whose lease was taken (paused, then woken) is refused the escape penalty in
+    the same transaction as the lease check: nothing reaches the ledger; it lets the
+    table go."""
+    async with running_hall(tmp_path, starting_balance=400) as hall:
+        me = await Client(hall).guest()
+        table_id = await table_with_bots(hall, me, stakes="silver", base=1, escape_penalty=30)
+        await my_turn(hall, me)
+        actor = hall.runtime.hall.get(table_id)
+        store = hall.runtime.store
+        assert store.leases.acquire(table_id, "a", ttl=60) == 1
+        actor.info.lease = Fence(table_id, "a", 1)
+        assert store.leases.release(table_id, "a", 1)
+        assert store.leases.acquire(table_id, "b", ttl=60) == 2  # b owns it now
+        uid = me.me["id"]
+        before = store.ledger.history(uid, limit=50)
+        await me.send({"type": "stand", "escape": True})
+        await hall.quiet([me])
+        assert store.ledger.history(uid, limit=50) == before
+        assert store.ledger.balance(uid) == 400 and store.ledger.check().ok
+        assert uid in store.tables.get_match(actor.match_id).seats  # nor its seats
+        assert hall.runtime.hall.get(table_id) is None  # let go here
+        assert me.closed
         await me.close()
 
 

@@ -103,6 +103,22 @@ def test_fenced_writes_of_a_node_that_lost_its_table_are_refused(store: Store) -
         assert c.execute(select(func.count()).select_from(HandAction)).scalar() == 2
 
 
+def test_a_stale_owner_charges_no_escape_penalty(store: Store) -> None:
+    people = [store.accounts.create_guest().id for _ in range(4)]
+    table, match = a_table_and_match(store, people)
+    store.leases.acquire(table, "a", ttl=30)
+    store.leases.release(table, "a", 1)
+    assert store.leases.acquire(table, "b", ttl=30) == 2
+    key = f"escape:{match}:1:0"
+    before = store.ledger.totals(), store.ledger.history(people[0])
+    with pytest.raises(LeaseLost):
+        store.ledger.escape(key, people[0], 50, people[1:], fence=Fence(table, "a", 1))
+    assert (store.ledger.totals(), store.ledger.history(people[0])) == before
+    # the owner's charge goes through, once, under the same key
+    done = store.ledger.escape(key, people[0], 50, people[1:], fence=Fence(table, "b", 2))
+    assert done.penalty_paid == 50 and not done.replayed and store.ledger.check().ok
+
+
 def test_a_batch_refuses_only_the_stale_tables_rows(store: Store) -> None:
     t1, m1 = a_table_and_match(store, [None] * 4)
     t2, m2 = a_table_and_match(store, [None] * 4)

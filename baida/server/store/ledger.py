@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 
 from .database import Sessions
 from .errors import IdempotencyConflict, InvalidRequest, NotFound
+from .leases import Fence, check_fence
 from .models import LedgerEntry, LedgerTxn, Wallet
 from .settlement import check_amount, check_hand, escape_amounts, settle_amounts
 
@@ -405,9 +406,17 @@ class Ledger:
         return self._run(lambda w: w.settle_hand(txn_key, seats, owed, fee, hand_id))
 
     def escape(self, txn_key: str, escaper: int, penalty: int, others: Sequence[int | None],
-               *, fee: int = 0, hand_id: int | None = None) -> EscapeResult:
-        """The escaper pays ``penalty`` (shared equally by ``others``) and ``fee``, capped."""
-        return self._run(lambda w: w.escape(txn_key, escaper, penalty, others, fee, hand_id))
+               *, fee: int = 0, hand_id: int | None = None,
+               fence: Fence | None = None) -> EscapeResult:
+        """The escaper pays ``penalty`` (shared equally by ``others``) and ``fee``, capped.
+        With a ``fence`` (the table's lease): refused (``LeaseLost``), nothing written,
+        unless the table is still the fence's node's, in the same transaction."""
+
+        def run(w: LedgerWriter) -> EscapeResult:
+            check_fence(w.session, fence)
+            return w.escape(txn_key, escaper, penalty, others, fee, hand_id)
+
+        return self._run(run)
 
     def balance(self, user_id: int) -> int:
         with self._sessions.read() as s:

@@ -164,9 +164,9 @@ class Hall:
             open_ids.add(row.id)
             if row.id not in self.tables:
                 self._spawn(row)
-        for hand in await self.db.read(lambda s: s.hands.in_progress()):
-            if hand.table_id in self.tables or hand.table_id not in open_ids:
-                await self._resume(hand)  # a closed table's hand is voided
+        hands = await self.db.read(lambda s: s.hands.in_progress())
+        await self.resume_hands([h for h in hands if h.table_id in self.tables
+                                 or h.table_id not in open_ids])  # a closed table's: voided
         await self._resume_matches(list(self.tables.values()))
 
     async def make_standing(self) -> None:
@@ -486,6 +486,26 @@ class Hall:
 
     # ---------------------------------------------------------------- restart
 
+    async def resume_hands(self, hands: list[Any]) -> None:
+        """Resume the unfinished hands of tables (the store's ``ResumableHand``s): one per
+        table, its newest; an older one (a stray, say of an owner that was fenced out) is
+        closed as abandoned (voided: no 银子 moves) and logged."""
+        newest, strays = split_strays(hands)
+        for hand in strays:
+            keep = newest[hand.table_id]
+            log.warning("table %s: hand %s (match %s, number %s) is older than hand %s, "
+                        "also unfinished: abandoned", hand.table_id, hand.hand_id,
+                        hand.match_id, hand.number, keep.hand_id, extra=fields(
+                            "hand_abandoned", table=hand.table_id, hand=hand.hand_id,
+                            match=hand.match_id, newest=keep.hand_id))
+            await self.db.write(lambda s, h=hand.hand_id: s.hands.void(
+                h, "abandoned: a newer hand of its table is in play"))
+            if hand.match_id != keep.match_id:
+                await self.db.write(lambda s, m=hand.match_id: s.tables.save_match(
+                    m, status="abandoned"))
+        for hand in newest.values():
+            await self._resume(hand)
+
     async def _resume(self, hand: Any) -> None:
         actor = self.tables.get(hand.table_id)
         if actor is None:
@@ -553,6 +573,22 @@ class Hall:
         for status, n in counts.items():
             self.metrics.tables.labels(status=status).set(n)
         self.metrics.players.set(seated)
+
+
+def split_strays(hands: list[Any]) -> tuple[dict[int, Any], list[Any]]:
+    """Unfinished hands (``ResumableHand``s) by table: each table's newest (by match, then
+    hand number, then id), and the older ones beside it."""
+    newest: dict[int, Any] = {}
+    for hand in hands:
+        best = newest.get(hand.table_id)
+        if best is None or _age(hand) > _age(best):
+            newest[hand.table_id] = hand
+    strays = [h for h in hands if h is not newest[h.table_id]]
+    return newest, strays
+
+
+def _age(hand: Any) -> tuple[int, int, int]:
+    return (hand.match_id, hand.number, hand.hand_id)
 
 
 def _room_code(taken: Callable[[str], bool]) -> str:

@@ -75,9 +75,8 @@ class Ownership:
         try:
             await hall.make_standing()
             open_ids = {t.id for t in await hall.db.read(lambda s: s.tables.list())}
-            for hand in await hall.db.read(lambda s: s.hands.in_progress()):
-                if hand.table_id not in open_ids:
-                    await hall._resume(hand)  # no table: voided
+            hands = await hall.db.read(lambda s: s.hands.in_progress())
+            await hall.resume_hands([h for h in hands if h.table_id not in open_ids])  # voided
         finally:
             await hall.db.read(lambda s: s.leases.forget_setup(name))
 
@@ -136,8 +135,7 @@ class Ownership:
         if not taken:
             return taken
         ids = [a.id for a in taken]
-        for hand in await hall.db.read(lambda s: s.hands.in_progress(ids)):
-            await hall._resume(hand)
+        await hall.resume_hands(await hall.db.read(lambda s: s.hands.in_progress(ids)))
         await hall._resume_matches(taken)
         self.moves += len(taken)
         log.info("node %s took %d tables", keeper.name, len(taken), extra=fields(

@@ -196,14 +196,16 @@ class Runtime:
         ownership = self.hall.ownership
         owner = None
         if ownership is not None:
-            if ownership.keeper.moving(table_id):
-                return None
             owner = ownership.keeper.owner_of(table_id)
-        if owner is None:  # a table made within the last second
+        if owner is None:  # a table made or taken within the last second
             try:
                 owner = self.directory.owner(table_id)
             except DirectoryUnavailable:  # not known here while Redis is out
                 return None
+            if ownership is not None and ownership.keeper.moving(table_id) and (
+                    owner not in ownership.keeper.alive):
+                return None  # nobody held it at the last read: a dead node's claim is not
+                # believed (a live node's is: it took the table since)
         return None if owner == role.name else owner
 
     def address_of(self, node: str) -> str | None:

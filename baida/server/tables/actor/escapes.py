@@ -21,16 +21,21 @@ class Escapes(MatchLife):
         state = self.seats[seat]
         user = state.user
         assert user is not None
+        fence = self.info.lease
         if self.config.stakes == "silver" and self.config.escape_penalty:
             others = [None if s.user is None or s.escaped else s.user.id
                       for i, s in enumerate(self.seats) if i != seat]
             key = f"escape:{self.match_id}:{self.driver.match.hand_number + 1}:{seat}"
             penalty = self.config.escape_penalty
-            await self.db.write(lambda s: s.ledger.escape(key, user.id, penalty, others))
+            try:
+                await self.db.write(lambda s: s.ledger.escape(key, user.id, penalty, others,
+                                                              fence=fence))
+            except LeaseLost as exc:  # another node owns the table: it charges nobody here
+                self._store_failed(exc, f"the escape penalty of seat {seat}")
+                return
         if self.match_id is not None:  # a restart must not seat them again
             match_id = self.match_id
             seats = [None if i == seat else u for i, u in enumerate(self._seat_users())]
-            fence = self.info.lease
             try:
                 await self.db.write(
                     lambda s: s.tables.save_match(match_id, seats=seats, fence=fence))

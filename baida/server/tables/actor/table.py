@@ -25,6 +25,8 @@ log = logging.getLogger(__name__)
 # unoffered prompts, is disconnected like one that sends malformed JSON); a refused seat or
 # table request (not_allowed) is a person's click and only the rate limit applies
 STRIKE_CODES = frozenset({"stale", "not_offered", "no_prompt", "protocol"})
+# the table's task lets the event loop run other tasks after this many messages in a row
+YIELD_EVERY = 64
 
 
 class TableActor(Seating, Restart):
@@ -56,11 +58,21 @@ class TableActor(Seating, Restart):
         inbox = self._inbox
         loop = self._loop
         assert loop is not None
+        streak = 0  # messages handled since the task last let the others run
         while True:
             if not inbox:
+                streak = 0
                 self._wakeup = loop.create_future()
                 await self._wakeup
                 continue
+            streak += 1
+            if streak >= YIELD_EVERY:  # an inbox that is never empty (a table that posts
+                streak = 0  # itself messages) must not keep every other task waiting
+                await asyncio.sleep(0)
+                if not inbox:  # (let go meanwhile: its inbox cleared)
+                    if self.status == CLOSED:
+                        return
+                    continue
             handler, args = inbox.popleft()
             self._busy = True
             try:

@@ -1,0 +1,78 @@
+"""Taking a table over (``Ownership.take_over``) when the store holds two unfinished hands
+for it (a stray of an owner that was fenced out): only the newest is resumed; the older is
+closed as abandoned, no 银子 moved, and logged."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from hall_harness import Client, running_hall
+from test_server_time import my_turn, table_with_bots
+
+from baida.server.nodes.role import NodeRole
+from baida.server.tables.actor.state import PLAYING
+from baida.server.tables.hall import split_strays
+from baida.server.tables.ownership import Ownership
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def test_each_table_keeps_its_newest_hand_by_match_then_number() -> None:
+    def hand(hand_id: int, table: int, match: int, number: int) -> SimpleNamespace:
+        return SimpleNamespace(hand_id=hand_id, table_id=table, match_id=match, number=number)
+
+    a_old, a_new = hand(5, 1, 2, 3), hand(9, 1, 2, 4)
+    b_old_match, b_new_match = hand(7, 2, 3, 6), hand(8, 2, 4, 0)
+    c = hand(6, 3, 5, 0)
+    newest, strays = split_strays([a_new, b_old_match, a_old, c, b_new_match])
+    assert newest == {1: a_new, 2: b_new_match, 3: c}
+    assert strays == [b_old_match, a_old]
+    assert split_strays([]) == ({}, [])
+
+
+async def test_take_over_resumes_the_newest_hand_and_abandons_the_stray(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    async with running_hall(tmp_path, starting_balance=400) as hall:
+        me = await Client(hall).guest()
+        table_id = await table_with_bots(hall, me, stakes="silver", base=1, hands=4)
+        await my_turn(hall, me)
+        rt = hall.runtime
+        store = rt.store
+        (stray,) = store.hands.in_progress([table_id])
+        # the old owner is fenced out mid-hand; a newer hand of the match is in the store too
+        rt.hall.let_go(table_id, "table moved")
+        await me.close()
+        newer = store.hands.start(stray.match_id, stray.number + 1, ruleset="jiaxing",
+                                  seed=bytes(range(32)), setup=stray.setup, seats=stray.seats)
+        totals = store.ledger.totals()
+        assert {h.hand_id for h in store.hands.in_progress([table_id])} == {stray.hand_id,
+                                                                             newer.id}
+
+        node = NodeRole(0, 1, tmp_path / "nodes", "", "", given_name="b", address="b:1")
+        caplog.set_level(logging.WARNING, logger="baida.server.tables.hall")
+        taken = await Ownership(rt.hall, node).take_over([table_id])
+        assert [a.id for a in taken] == [table_id]
+        actor = rt.hall.get(table_id)
+        assert actor is not None and actor.status == PLAYING
+        assert actor.hand is not None and actor.hand.id == newer.id
+        assert actor.info.lease is not None and actor.info.lease.node == "b"
+        assert [h.hand_id for h in store.hands.in_progress([table_id])] == [newer.id]
+        voided = store.hands.get(stray.hand_id)
+        assert voided.status == "voided" and "abandoned" in (voided.void_reason or "")
+        assert store.tables.get_match(stray.match_id).status != "abandoned"  # its match goes on
+        assert store.ledger.totals() == totals and store.ledger.check().ok
+        assert any(f"hand {stray.hand_id}" in r.getMessage() and "abandoned" in r.getMessage()
+                   for r in caplog.records)
+        # the resumed hand plays on (bots, and 托管 for the person who is away)
+        await hall.advance(20.0)
+        played = store.hands.in_progress([table_id])
+        assert store.hands.get(newer.id).status == "ended" or (
+            played and played[0].hand_id == newer.id and played[0].actions)

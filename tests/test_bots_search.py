@@ -13,7 +13,7 @@ from baida.bots.arena import BotTally, engine_seed, play_hand
 from baida.bots.expert import ExpertBot
 from baida.bots.policy import LADDER, make_bot
 from baida.bots.rollout import RolloutPolicy, play_out
-from baida.bots.search import SearchBot, SearchResult
+from baida.bots.search import SearchBot, SearchResult, hand_weights
 from baida.engine import Round
 from baida.engine.determinize import Determinizer
 
@@ -64,43 +64,51 @@ def _a_discard_decision(ruleset: str) -> tuple[Round, int]:
 
 def test_every_candidate_meets_the_same_worlds() -> None:
     rnd, seat = _a_discard_decision("jiaxing")
-    bot = SearchBot(seed=3, worlds=4, max_worlds=8)
+    bot = SearchBot(seed=3, worlds=6, max_worlds=6)
     view, legal = rnd.view(seat), rnd.legal_actions(seat)
     candidates = bot._candidates(view, legal, ExpertBot(seed=3).choose(view, legal))
+    assert len(candidates) == 3
     result = bot.search(view, legal, candidates, seed=99)
-    assert 4 <= result.worlds <= 8
-    assert all(len(p) == result.worlds for p in result.payoffs)
-    # replaying candidate 0 in world 0 by hand gives the recorded payoff
-    sample = Determinizer(view).sample(random.Random(99))
-    assert play_out(sample, candidates[0])[seat] == result.payoffs[0][0]
+    assert result.worlds == 6
+    assert all(len(p) == 6 for p in result.payoffs)
+    # replaying each candidate in each world by hand gives the recorded payoffs
+    for world in range(6):
+        for i, action in enumerate(candidates):
+            sample = Determinizer(view).sample(random.Random(99 + world), hand_weights(view))
+            assert play_out(sample, action)[seat] == result.payoffs[i][world]
 
 
-def test_plays_expert_unless_an_alternative_leads_clearly() -> None:
-    bot = SearchBot(seed=1, z=1.5)
-    level = SearchResult(["a", "b"], [[1.0, 2.0, 3.0, 4.0], [1.0, 2.0, 3.0, 5.0]])
-    assert bot._pick(level) == 0  # ahead, but one world out of four
-    clear = SearchResult(["a", "b", "c"], [[0.0] * 6, [1.0, 1.2, 0.9, 1.1, 1.0, 1.0],
-                                           [3.0, -1.0, 3.0, -1.0, 3.0, -1.0]])
-    assert bot._pick(clear) == 1  # c's mean is higher but not clear of a
-    assert bot._worth_going_on(clear)  # c might still be
+def test_the_leader_is_named_by_the_first_worlds_and_confirmed_on_fresh_ones() -> None:
+    assert SearchBot._leader(SearchResult(["a", "b", "c"], [[0.0, 0.0], [1.0, 1.0],
+                                                              [3.0, -1.0]])) == 1
+    assert SearchBot._leader(SearchResult(["a", "b"], [[1.0, 1.0], [0.0, 2.0]])) == 0
+    rnd, seat = _a_discard_decision("jiaxing")
+    view, legal = rnd.view(seat), rnd.legal_actions(seat)
+    bot = SearchBot(seed=4, worlds=4, max_worlds=10)
+    candidates = bot._candidates(view, legal, ExpertBot(seed=4).choose(view, legal))
+    result = bot.search(view, legal, candidates, seed=7)
+    lengths = sorted(len(p) for p in result.payoffs)
+    if bot._leader(SearchResult(candidates, [p[:4] for p in result.payoffs])) == 0:
+        assert lengths == [4] * len(candidates) and result.chosen == 0
+    else:  # the two confirmed on six fresh worlds, the others left at four
+        assert lengths[-2:] == [10, 10] and all(n == 4 for n in lengths[:-2])
 
 
 def test_never_plays_more_rollouts_than_its_budget() -> None:
     rnd, seat = _a_discard_decision("wenling")
-    bot = SearchBot(seed=2, worlds=2, max_worlds=5, top=3)
+    bot = SearchBot(seed=2, worlds=2, max_worlds=6, top=3)
     view, legal = rnd.view(seat), rnd.legal_actions(seat)
     bot.choose(view, legal)
     assert bot.last is not None
-    assert bot.last.worlds <= 5 and len(bot.last.candidates) <= 3
-    assert bot.budget == 15
+    assert bot.budget == 2 * 3 + 4 * 2
+    assert sum(len(p) for p in bot.last.payoffs) <= bot.budget
+    assert bot.last.worlds <= 6 and len(bot.last.candidates) <= 3
     with pytest.raises(ValueError, match="worlds"):
         SearchBot(worlds=5, max_worlds=4)
 
 
 def test_a_seat_showing_a_flush_is_dealt_more_of_its_suit() -> None:
     """The opponent model: melds all in one suit make that suit likelier in the hidden hand."""
-    from baida.bots.search import hand_weights
-
     rnd = Round.from_seed("jiaxing", engine_seed(5))
     policy = RolloutPolicy(rnd)
     target = None

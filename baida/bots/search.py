@@ -6,11 +6,13 @@ sampled worlds: hands that agree with everything this seat sees, the hidden tile
 random (``engine.determinize``), every seat then played by the fast policy of
 ``rollout``. A candidate's worth is its mean settlement to this seat, in points.
 
-The comparison is paired (every candidate meets the same worlds) and sequential: after the
-first ``worlds`` samples a search stops unless some alternative leads ``expert``'s choice;
-it goes on to at most ``max_worlds``, and plays an alternative only when its lead over
-``expert``'s choice is ``z`` standard errors clear. So the bot is ``expert`` wherever the
-samples do not say otherwise, and it spends its work where they might.
+The comparison is paired (every candidate meets the same worlds) and in two stages: the
+first ``worlds`` worlds play every candidate and name the leading alternative, if one leads
+``expert``'s choice at all; fresh worlds, up to ``max_worlds``, then play only the two, and
+the alternative is played only when its lead in those fresh worlds is ``z`` standard errors
+clear. So the bot is ``expert`` wherever the samples do not say otherwise, it spends its work
+where they might, and no world is looked at twice (a first version stopped at the first
+clear look, and paid for it: benchmarks-history.md, "The search bot").
 
 The budget is counted in rollouts (work units), never in wall time: a decision is a pure
 function of the view, the legal actions and the seed, and an arena run can be repeated.
@@ -32,10 +34,10 @@ from .opponents import read_opponents
 from .policy import action_type
 from .rollout import play_out
 
-DEFAULT_WORLDS = 6
-DEFAULT_MAX_WORLDS = 32
+DEFAULT_WORLDS = 8
+DEFAULT_MAX_WORLDS = 24
 DEFAULT_TOP = 3
-DEFAULT_Z = 1.5
+DEFAULT_Z = 2.0
 # The opponent model of the sampled hands: a seat whose suited melds share one suit holds more
 # of that suit (and of the honours, without a 吃 shown) and less of the others; a kind a seat
 # threw away is a little less likely to be in its hand.
@@ -88,8 +90,9 @@ class SearchBot:
         top: int = DEFAULT_TOP,
         z: float = DEFAULT_Z,
     ) -> None:
-        if worlds < 2 or max_worlds < worlds:
-            raise ValueError("a search needs worlds >= 2 and max_worlds >= worlds")
+        if worlds < 2 or max_worlds < worlds or max_worlds - worlds == 1:
+            raise ValueError("a search needs worlds >= 2 and max_worlds = worlds or at least "
+                             "worlds + 2")
         if top < 2:
             raise ValueError("a search compares at least two candidates (top >= 2)")
         self.expert = ExpertBot(seed=seed)
@@ -103,7 +106,7 @@ class SearchBot:
     @property
     def budget(self) -> int:
         """The most rollouts one decision may play (its work units)."""
-        return self.max_worlds * self.top
+        return self.worlds * self.top + (self.max_worlds - self.worlds) * 2
 
     def choose(self, view: Any, legal_actions: Sequence[Any]) -> Any:
         self.last = None
@@ -141,42 +144,58 @@ class SearchBot:
 
     def search(self, view: Any, legal_actions: Sequence[Any], candidates: list[Any],
                seed: int) -> SearchResult:
-        """Play every candidate out in the same sampled worlds; ``chosen`` is the index of
-        the one to play (0, ``expert``'s, unless an alternative leads it clearly)."""
+        """Play the candidates out in sampled worlds; ``chosen`` is the index of the one to
+        play (0, ``expert``'s, unless an alternative leads it clearly).
+
+        Two stages, so that no sample is looked at twice: the first ``worlds`` worlds play
+        every candidate and name the leader (the alternative with the largest mean lead); the
+        next ``max_worlds - worlds`` worlds, fresh ones, play only the leader and ``expert``'s
+        choice, and the leader is played when its lead in those worlds alone is ``z``
+        standard errors clear. (Testing the leader on the worlds that chose it would favour
+        it; stopping at the first clear look would too.)"""
         v = view if isinstance(view, View) else View.from_json(view_dict(view))
         seat = v.seat
         assert seat is not None
         sampler = Determinizer(v)
         weights = hand_weights(view)
+        options = [_as_engine_action(a) for a in legal_actions]
         result = SearchResult(list(candidates), [[] for _ in candidates])
-        for world in range(self.max_worlds):
-            if world >= self.worlds and not self._worth_going_on(result):
-                break
-            world_seed = seed + world
-            for i, action in enumerate(candidates):
-                rnd = sampler.sample(random.Random(world_seed), weights)
+
+        def play(world: int, indices: Sequence[int], into: list[list[float]]) -> None:
+            for i in indices:
+                rnd = sampler.sample(random.Random(seed + world), weights)
                 if rnd.phase != "turn":
-                    rnd.asked[seat] = [_as_engine_action(a) for a in legal_actions]  # as they are
+                    rnd.asked[seat] = list(options)  # this seat's options as they are
                     rnd._legal = {}
-                payments = play_out(rnd, _as_engine_action(action))
-                result.payoffs[i].append(float(payments[seat]))
-        result.chosen = self._pick(result)
+                payments = play_out(rnd, _as_engine_action(candidates[i]))
+                into[i].append(float(payments[seat]))
+
+        everyone = range(len(candidates))
+        for world in range(self.worlds):
+            play(world, everyone, result.payoffs)
+        leader = self._leader(result)
+        if leader == 0 or self.max_worlds == self.worlds:
+            return result
+        confirm = SearchResult([candidates[0], candidates[leader]], [[], []])
+        fresh: list[list[float]] = [[] for _ in candidates]
+        for world in range(self.worlds, self.max_worlds):
+            play(world, (0, leader), fresh)
+        confirm.payoffs = [fresh[0], fresh[leader]]
+        result.payoffs[0] += fresh[0]
+        result.payoffs[leader] += fresh[leader]
+        mean, se = confirm.lead(1, 0)
+        if mean > self.z * se:
+            result.chosen = leader
         return result
 
-    def _worth_going_on(self, result: SearchResult) -> bool:
-        """Go on sampling while some alternative leads ``expert``'s choice but not yet
-        clearly."""
-        for i in range(1, len(result.candidates)):
-            mean, se = result.lead(i, 0)
-            if mean > 0 and mean <= self.z * se:
-                return True
-        return False
-
-    def _pick(self, result: SearchResult) -> int:
+    @staticmethod
+    def _leader(result: SearchResult) -> int:
+        """The alternative whose mean lead over ``expert``'s choice is largest and positive
+        (0: none leads)."""
         best, best_mean = 0, 0.0
         for i in range(1, len(result.candidates)):
-            mean, se = result.lead(i, 0)
-            if mean > self.z * se and mean > best_mean:
+            mean, _ = result.lead(i, 0)
+            if mean > best_mean:
                 best, best_mean = i, mean
         return best
 

@@ -24,6 +24,7 @@ import argparse
 import asyncio
 import itertools
 import json
+import shutil
 import statistics
 import tempfile
 import time
@@ -156,6 +157,8 @@ def ledger_report(database: str, players: list[Player]) -> dict[str, Any]:
         problems = len(check.unbalanced) + len(check.cache_mismatches) + len(check.negative)
         with store.engine.connect() as c:
             statuses = [s for (s,) in c.execute(select(HandRow.status))]
+            voided = c.execute(select(HandRow.id, HandRow.void_reason)
+                               .where(HandRow.status == "voided")).all()
             playing = c.execute(select(MatchRow.table_id, MatchRow.status, HandRow.id)
                                 .join(HandRow, HandRow.match_id == MatchRow.id)
                                 .where(HandRow.status == "playing")).all()
@@ -171,6 +174,7 @@ def ledger_report(database: str, players: list[Player]) -> dict[str, Any]:
             problems += len(set(fees) - set(hands))
     tables_in_play = {t for t, _, _ in playing}
     return {"hands_ended": statuses.count("ended"), "hands_lost": statuses.count("voided"),
+            "lost_reasons": sorted({reason or "" for _, reason in voided}),
             "hands_in_play": statuses.count("playing"), "silver_discrepancies": problems,
             # a table with two hands in play, or a hand in play in a finished match
             "stray_hands": [(t, ms, h) for t, ms, h in playing
@@ -204,6 +208,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             for p in players:
                 await p.http.aclose()
             ledger = ledger_report(m.database, players)
+            if args.logs is not None:  # the nodes' and the proxy's logs, kept for reading
+                args.logs.mkdir(parents=True, exist_ok=True)
+                for path in Path(tmp).rglob("*.log"):
+                    shutil.copy(path, args.logs / "-".join(path.relative_to(tmp).parts))
     before = [r for p in players for when, r in p.rtts if when < chaos_from]
     during = [r for p in players for when, r in p.rtts if when >= chaos_from]
     away = [a for p in players for a in p.away]
@@ -230,6 +238,7 @@ def main() -> int:
     parser.add_argument("--every", type=float, default=30.0, help="seconds between kills")
     parser.add_argument("--tables", type=int, default=12)
     parser.add_argument("--pace", type=float, default=0.4, help="a person's answer time")
+    parser.add_argument("--logs", type=Path, help="keep the nodes' and the proxy's logs here")
     parser.add_argument("--warmup", type=float, default=20.0)
     parser.add_argument("--settle", type=float, default=20.0,
                         help="seconds after the chaos before the ledger is read")

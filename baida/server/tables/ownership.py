@@ -128,15 +128,25 @@ class Ownership:
                 await keeper.release(table_id)
                 continue
             try:
-                taken.append(hall._spawn(row, Fence(table_id, keeper.name, epoch), take=True))
+                actor = hall._spawn(row, Fence(table_id, keeper.name, epoch), take=True)
             except Exception:
                 log.exception("table %s could not be taken over", table_id)
                 await keeper.release(table_id)
+                continue
+            # a person reconnecting before the stored hand is resumed must not start a new
+            # match beside it (two hands of one table in play): nothing starts until then
+            actor.holding = True
+            taken.append(actor)
         if not taken:
             return taken
         ids = [a.id for a in taken]
-        await hall.resume_hands(await hall.db.read(lambda s: s.hands.in_progress(ids)))
-        await hall._resume_matches(taken)
+        try:
+            await hall.resume_hands(await hall.db.read(lambda s: s.hands.in_progress(ids)))
+            await hall._resume_matches(taken)
+        finally:
+            for actor in taken:
+                actor.holding = keeper.is_draining
+                actor.post(actor._maybe_start)
         self.moves += len(taken)
         log.info("node %s took %d tables", keeper.name, len(taken), extra=fields(
             "tables_taken", node=keeper.name, tables=ids))

@@ -326,13 +326,15 @@ async def test_a_hall_of_two_nodes(tmp_path: Path, redis_url: str) -> None:
             await c.close()
         assert stop(proc) == 0
 
-    # a restart: the same tables, spread over the nodes again by their leases
+    # a restart: the same tables, each owned again by one of the nodes (which one depends
+    # on which node claims first as they start: a node up first may take them all)
     proc = start_nodes(data, port, redis_url, prefix)
     try:
         c = Client(hall)  # type: ignore[arg-type]
         clients = [c]
         assert len((await c.http.get("/api/tables")).json()["tables"]) == 24 + 6
-        assert {directory.owner(t) for t in before} == {"node-0", "node-1"}
+        owners = [directory.owner(t) for t in before]
+        assert all(o in ("node-0", "node-1") for o in owners), owners
     finally:
         for c in clients:
             await c.close()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from hall_harness import Client, running_hall
@@ -25,6 +26,18 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
+async def _a_table_let_go_mid_hand(hall: Any) -> tuple[Client, int, Any]:
+    """A person's 银子 table with three bots, let go by its node mid-hand (the person's socket
+    closed): the person, the table and its stored unfinished hand."""
+    me = await Client(hall).guest()
+    table_id = await table_with_bots(hall, me, stakes="silver", base=1, hands=4)
+    await my_turn(hall, me)
+    (stored,) = hall.runtime.store.hands.in_progress([table_id])
+    hall.runtime.hall.let_go(table_id, "table moved")
+    await me.close()
+    return me, table_id, stored
+
+
 def test_each_table_keeps_its_newest_hand_by_match_then_number() -> None:
     def hand(hand_id: int, table: int, match: int, number: int) -> SimpleNamespace:
         return SimpleNamespace(hand_id=hand_id, table_id=table, match_id=match, number=number)
@@ -41,15 +54,10 @@ def test_each_table_keeps_its_newest_hand_by_match_then_number() -> None:
 async def test_take_over_resumes_the_newest_hand_and_abandons_the_stray(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     async with running_hall(tmp_path, starting_balance=400) as hall:
-        me = await Client(hall).guest()
-        table_id = await table_with_bots(hall, me, stakes="silver", base=1, hands=4)
-        await my_turn(hall, me)
+        me, table_id, stray = await _a_table_let_go_mid_hand(hall)
         rt = hall.runtime
         store = rt.store
-        (stray,) = store.hands.in_progress([table_id])
         # the old owner is fenced out mid-hand; a newer hand of the match is in the store too
-        rt.hall.let_go(table_id, "table moved")
-        await me.close()
         newer = store.hands.start(stray.match_id, stray.number + 1, ruleset="jiaxing",
                                   seed=bytes(range(32)), setup=stray.setup, seats=stray.seats)
         totals = store.ledger.totals()
@@ -84,14 +92,9 @@ async def test_nothing_starts_at_a_taken_table_before_its_stored_hand_is_resumed
     stored hand found a waiting table with every seat ready, which started a new match: two
     hands of one table in play (seen once in the chaos run). The table holds until then."""
     async with running_hall(tmp_path, starting_balance=400) as hall:
-        me = await Client(hall).guest()
-        table_id = await table_with_bots(hall, me, stakes="silver", base=1, hands=4)
-        await my_turn(hall, me)
+        me, table_id, stored = await _a_table_let_go_mid_hand(hall)
         rt = hall.runtime
         store = rt.store
-        (stored,) = store.hands.in_progress([table_id])
-        rt.hall.let_go(table_id, "table moved")
-        await me.close()
 
         resume_hands = rt.hall.resume_hands
 

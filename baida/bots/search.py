@@ -60,10 +60,6 @@ class SearchResult:
     def worlds(self) -> int:
         return len(self.payoffs[0]) if self.payoffs else 0
 
-    def mean(self, i: int) -> float:
-        values = self.payoffs[i]
-        return sum(values) / len(values) if values else 0.0
-
     def lead(self, i: int, j: int) -> tuple[float, float]:
         """Mean and standard error of candidate ``i``'s payoff minus ``j``'s."""
         diffs = [a - b for a, b in zip(self.payoffs[i], self.payoffs[j], strict=True)]

@@ -25,6 +25,8 @@ from typing import Any
 from ..hand import Meld
 from ..rulesets import as_ruleset
 from ..tiles import parse_tile, tile_str
+from . import actions as A
+from .actions import Action
 from .phases import CLAIM, SANTAN, TURN, WINDS
 from .round import Round
 from .state import HandState
@@ -187,9 +189,6 @@ def _round_wind(name: str | None) -> int:
 
 
 def _santan_options(seat: int) -> list[Any]:
-    from . import actions as A
-    from .actions import Action
-
     return [Action(A.CONTINUE, seat), Action(A.GIVE_UP, seat)]
 
 

@@ -134,3 +134,57 @@ def test_a_seat_showing_a_flush_is_dealt_more_of_its_suit() -> None:
     flushed = sum(in_suit(sampler.sample(random.Random(i), weights).concealed(target))
                   for i in range(200))
     assert flushed > plain * 1.2
+
+
+@pytest.mark.parametrize("ruleset", ["jiaxing", "wenling"])
+def test_claims_and_santan_are_expert_s(ruleset: str) -> None:
+    """Only the own turn is searched: a claim window or a 三摊 ask is answered as ``expert``."""
+    rnd = Round.from_seed(ruleset, engine_seed(9))
+    policy = RolloutPolicy(rnd)
+    asked = 0
+    while not rnd.ended and asked < 6:
+        seat = rnd.to_act[0]
+        legal = rnd.legal_actions(seat)
+        if rnd.phase != "turn" and len(legal) > 1:
+            view = rnd.view(seat)
+            bot, expert = SearchBot(seed=3), ExpertBot(seed=3)
+            assert bot.choose(view, legal) == expert.choose(view, legal)
+            assert bot.last is None  # no rollout was played
+            asked += 1
+        rnd.apply(policy.choose(rnd, seat, legal))
+    assert asked
+
+
+def test_a_rollout_seat_far_from_ready_folds_where_discards_win() -> None:
+    """Wenling: a seat that would not be ready throws no tile completing another hand while it
+    holds a safe one; a ready seat (or one in Jiaxing, with no discard wins) plays on."""
+    folds = plays = 0
+    for seed in range(40):
+        rnd = Round.from_seed("wenling", engine_seed(seed))
+        policy = RolloutPolicy(rnd)
+        while not rnd.ended:
+            seat = rnd.to_act[0]
+            legal = rnd.legal_actions(seat)
+            choice = policy.choose(rnd, seat, legal)
+            if choice.type == "discard" and choice.tile < 34:
+                kinds = {a.tile for a in legal if a.type == "discard" and a.tile < 34
+                         and a.tile not in rnd.wild_kinds}
+                unsafe = {k for k in kinds if any(rnd._complete_with(o, k) for o in range(4)
+                                                  if o != seat and o not in rnd.gave_up)}
+                if unsafe and kinds - unsafe:
+                    c = rnd.cnt[seat][:34]
+                    c[choice.tile] -= 1
+                    ready = min(distance_to_any(c, len(rnd.wild[seat]), rnd), 99) <= 0
+                    if choice.tile in unsafe:
+                        assert ready, f"seed {seed}: a seat far from ready fed {choice.tile}"
+                        plays += 1
+                    else:
+                        folds += 1
+            rnd.apply(choice)
+    assert folds > 0
+
+
+def distance_to_any(counts: list[int], wilds: int, rnd: Round) -> int:
+    from baida.evaluator import shanten
+
+    return shanten(counts, wilds, rnd.rules.sets - len(rnd.melds[rnd.turn]))

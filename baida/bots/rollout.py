@@ -4,8 +4,11 @@ A rollout must be cheap (a search plays hundreds of hands per decision), so this
 the engine's state, not a view: each seat aims at the open target nearest to finishing (a
 Jiaxing pattern, or in Wenling any shape), throws away first the tiles that cannot belong to
 it (the most isolated of them), then the tile that leaves the hand nearest; it claims and
-declares kongs when that brings the target closer, always wins, always 坚持 (三摊) and never
-defends. It sees every hand of the (determinized) round it plays, which is what a rollout is.
+declares kongs when that brings the target closer, always wins and always 坚持 (三摊). Where
+discards may be won on (Wenling), a seat that would not be ready after its discard folds: it
+throws no tile that completes another seat's hand while it holds a tile that does not. It sees
+every hand of the (determinized) round it plays, which is what a rollout is; so its folding is
+surer than a real player's, as its targets are.
 """
 
 from __future__ import annotations
@@ -26,9 +29,15 @@ MAX_ACTIONS = 2_000  # a hand never takes this many actions: a guard, not a rule
 def best_target(rules: Ruleset, counts: Sequence[int], wilds: int, sets: int,
                 melds: Sequence) -> Target | None:
     """The open target nearest to finishing (ties: the one worth more 台)."""
+    return nearest(open_targets(melds, rules), counts, wilds, sets)
+
+
+def nearest(targets: Sequence[Target], counts: Sequence[int], wilds: int,
+            sets: int) -> Target | None:
+    """Of ``targets``, the one nearest to finishing (ties: the one worth more 台)."""
     best: Target | None = None
     best_key = (99, 0)
-    for target in open_targets(melds, rules):
+    for target in targets:
         key = (distance(counts, wilds, sets, target), -jiaxing_tai(target))
         if key < best_key:
             best, best_key = target, key
@@ -55,13 +64,26 @@ def _isolation(c: Sequence[int], k: int) -> int:
 
 
 class RolloutPolicy:
-    """Chooses for every seat of a round being played out; keeps each seat's target."""
+    """Chooses for every seat of a round being played out; keeps each seat's open targets."""
 
-    __slots__ = ("rules", "sets")
+    __slots__ = ("rules", "sets", "fold", "_targets")
 
     def __init__(self, rnd: Round) -> None:
         self.rules = rnd.rules
         self.sets = rnd.rules.sets
+        self.fold = bool(rnd.discard_win)
+        self._targets: dict[int, tuple[int, list[Target]]] = {}
+
+    def target(self, rnd: Round, seat: int, counts: Sequence[int], wilds: int,
+               sets: int) -> Target | None:
+        """The seat's open target nearest to finishing (the open ones change only with its
+        melds, so they are kept per seat)."""
+        melds = rnd.melds[seat]
+        kept = self._targets.get(seat)
+        if kept is None or kept[0] != len(melds):
+            kept = (len(melds), open_targets(melds, self.rules))
+            self._targets[seat] = kept
+        return nearest(kept[1], counts, wilds, sets)
 
     def choose(self, rnd: Round, seat: int, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
@@ -82,13 +104,17 @@ class RolloutPolicy:
     def _turn(self, rnd: Round, seat: int, types: dict[str, list[Action]]) -> Action:
         c = rnd.cnt[seat][:NUM]
         w = len(rnd.wild[seat])
-        melds = rnd.melds[seat]
-        sets = self.sets - len(melds)
-        target = best_target(self.rules, c, w, sets, melds)
+        sets = self.sets - len(rnd.melds[seat])
+        target = self.target(rnd, seat, c, w, sets)
         discards = types.get(A.DISCARD, [])
         kinds = [a.tile for a in discards if a.tile is not None and a.tile < NUM
                  and a.tile not in rnd.wild_kinds]
         keep, choice = self._best_discard(c, w, sets, target, kinds)
+        if self.fold and choice is not None and keep >= 1 and _feeds(rnd, seat, choice):
+            safe = [k for k in kinds if not _feeds(rnd, seat, k)]
+            if safe:
+                choice = min(safe, key=lambda k: (self._after(c, w, sets, target, k),
+                                                  _isolation(c, k), -k))
         for a in types.get(A.BUKONG, []):
             return a
         for a in types.get(A.AKONG, []):
@@ -127,6 +153,13 @@ class RolloutPolicy:
                 best, choice = key, k
         return best[0], choice
 
+    def _after(self, c: list[int], w: int, sets: int, target: Target | None, k: int) -> int:
+        """The distance left after throwing kind ``k`` from the full hand ``c``."""
+        c[k] -= 1
+        d = self._distance(c, w, sets, target)
+        c[k] += 1
+        return d
+
     @staticmethod
     def _distance(c: Sequence[int], w: int, sets: int, target: Target | None) -> int:
         if target is None:
@@ -142,9 +175,8 @@ class RolloutPolicy:
             return passing if passing is not None else next(iter(types.values()))[0]
         c = rnd.cnt[seat][:NUM]
         w = len(rnd.wild[seat])
-        melds = rnd.melds[seat]
-        sets = self.sets - len(melds)
-        target = best_target(self.rules, c, w, sets, melds)
+        sets = self.sets - len(rnd.melds[seat])
+        target = self.target(rnd, seat, c, w, sets)
         if target is None or not _target_mask(target)[tile]:
             return passing if passing is not None else offers[0]
         now = self._distance(c, w, sets, target)
@@ -166,6 +198,15 @@ class RolloutPolicy:
             if after < best:
                 chosen, best = a, after
         return chosen if chosen is not None else offers[0]
+
+
+def _feeds(rnd: Round, seat: int, kind: int) -> bool:
+    """Whether another seat's concealed hand is complete with ``kind`` (its shape only: the
+    rules' other conditions of a discard win are not asked, a rollout need not be exact)."""
+    for other in range(4):
+        if other != seat and other not in rnd.gave_up and rnd._complete_with(other, kind):
+            return True
+    return False
 
 
 def play_out(rnd: Round, first: Action | None = None) -> list[int]:

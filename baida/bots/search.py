@@ -45,7 +45,9 @@ FLUSH_SUIT_WEIGHT = 2.0
 FLUSH_HONOUR_WEIGHT = 1.5
 FLUSH_OTHER_WEIGHT = 0.5
 DISCARDED_WEIGHT = 0.7
-SEARCHED = ("discard", "akong", "bukong", "pon", "chi", "mkong", "pass", "continue", "give_up")
+# Only the own turn is searched: the claims and 三摊 answers the rollouts judged were worse
+# than ``expert``'s (benchmarks-history.md, "The search bot"), so ``expert`` keeps them.
+SEARCHED = ("discard", "akong", "bukong")
 
 
 @dataclass(slots=True)

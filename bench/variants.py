@@ -13,6 +13,7 @@ from baida.bots.expert import ExpertBot, Table, tuned_for
 from baida.bots.features import Seen
 from baida.bots.planner import Planner
 from baida.bots.policy import action_type
+from baida.bots.search import SearchBot
 from baida.bots.simulation import race_hazard, simulate_offense
 from baida.bots.strong import StrongBot
 from baida.hand import Meld
@@ -304,3 +305,21 @@ class ExactRacingExpert(_RacingPlans, ExpertBot):
     the scorer's values of ready hands."""
 
     name = "expert-exact-racing"
+
+
+class WideSearch(SearchBot):
+    """``search`` confirming on up to 32 fresh worlds instead of 16 (budget 88 rollouts)."""
+
+    name = "search-wide"
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed=seed, max_worlds=40)
+
+
+class LooseSearch(SearchBot):
+    """``search`` playing a confirmed leader at 1.5 standard errors instead of 2."""
+
+    name = "search-loose"
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed=seed, z=1.5)

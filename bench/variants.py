@@ -308,12 +308,12 @@ class ExactRacingExpert(_RacingPlans, ExpertBot):
 
 
 class WideSearch(SearchBot):
-    """``search`` confirming on up to 32 fresh worlds instead of 16 (budget 88 rollouts)."""
+    """``search`` confirming on up to 32 fresh worlds (budget 88 rollouts), in either ruleset."""
 
     name = "search-wide"
 
     def __init__(self, seed: int | None = None) -> None:
-        super().__init__(seed=seed, max_worlds=40)
+        super().__init__(seed=seed, worlds=8, max_worlds=40)
 
 
 class LooseSearch(SearchBot):

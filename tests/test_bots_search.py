@@ -100,11 +100,24 @@ def test_never_plays_more_rollouts_than_its_budget() -> None:
     view, legal = rnd.view(seat), rnd.legal_actions(seat)
     bot.choose(view, legal)
     assert bot.last is not None
-    assert bot.budget == 2 * 3 + 4 * 2
-    assert sum(len(p) for p in bot.last.payoffs) <= bot.budget
+    assert bot.budget("wenling") == bot.budget("jiaxing") == 2 * 3 + 4 * 2
+    assert sum(len(p) for p in bot.last.payoffs) <= bot.budget("wenling")
     assert bot.last.worlds <= 6 and len(bot.last.candidates) <= 3
     with pytest.raises(ValueError, match="worlds"):
         SearchBot(worlds=5, max_worlds=4)
+    with pytest.raises(ValueError, match="both"):
+        SearchBot(worlds=5)
+
+
+def test_the_default_sizes_follow_the_ruleset() -> None:
+    """Wenling's rollouts are longer: its default search plays fewer of them."""
+    bot = SearchBot(seed=2)
+    assert bot.budget("jiaxing") == 8 * 3 + 16 * 2
+    assert bot.budget("wenling") == 5 * 3 + 10 * 2
+    rnd, seat = _a_discard_decision("wenling")
+    bot.choose(rnd.view(seat), rnd.legal_actions(seat))
+    assert bot.last is not None
+    assert bot.last.worlds <= 15 and sum(len(p) for p in bot.last.payoffs) <= 35
 
 
 def test_a_seat_showing_a_flush_is_dealt_more_of_its_suit() -> None:

@@ -34,8 +34,10 @@ from .opponents import read_opponents
 from .policy import action_type
 from .rollout import play_out
 
-DEFAULT_WORLDS = 8
-DEFAULT_MAX_WORLDS = 24
+# (worlds, max_worlds) by ruleset, sized to the hall's limit of a median decision under 100 ms
+# on one core: Wenling rollouts are longer (16-tile hands, the seats fold), and at (8, 24) its
+# median decision took 152 ms of CPU (benchmarks-history.md, "The search bot, third version").
+DEFAULT_SIZES = {"jiaxing": (8, 24), "wenling": (5, 15)}
 DEFAULT_TOP = 3
 DEFAULT_Z = 2.0
 # The opponent model of the sampled hands: a seat whose suited melds share one suit holds more
@@ -83,14 +85,20 @@ class SearchBot:
     def __init__(
         self,
         seed: int | None = None,
-        worlds: int = DEFAULT_WORLDS,
-        max_worlds: int = DEFAULT_MAX_WORLDS,
+        worlds: int | None = None,
+        max_worlds: int | None = None,
         top: int = DEFAULT_TOP,
         z: float = DEFAULT_Z,
     ) -> None:
-        if worlds < 2 or max_worlds < worlds or max_worlds - worlds == 1:
-            raise ValueError("a search needs worlds >= 2 and max_worlds = worlds or at least "
-                             "worlds + 2")
+        """``worlds`` and ``max_worlds`` default by ruleset (``DEFAULT_SIZES``); given, they
+        hold for every ruleset."""
+        if (worlds is None) != (max_worlds is None):
+            raise ValueError("give both worlds and max_worlds, or neither (the ruleset's)")
+        for w, m in DEFAULT_SIZES.values() if worlds is None else [(worlds, max_worlds)]:
+            assert m is not None
+            if w < 2 or m < w or m - w == 1:
+                raise ValueError("a search needs worlds >= 2 and max_worlds = worlds or at "
+                                 "least worlds + 2")
         if top < 2:
             raise ValueError("a search compares at least two candidates (top >= 2)")
         self.expert = ExpertBot(seed=seed)
@@ -101,10 +109,16 @@ class SearchBot:
         self.z = z
         self.last: SearchResult | None = None  # the last decision's search, for reports
 
-    @property
-    def budget(self) -> int:
-        """The most rollouts one decision may play (its work units)."""
-        return self.worlds * self.top + (self.max_worlds - self.worlds) * 2
+    def sizes(self, ruleset: str) -> tuple[int, int]:
+        """``(worlds, max_worlds)`` of a search in ``ruleset``."""
+        if self.worlds is not None and self.max_worlds is not None:
+            return self.worlds, self.max_worlds
+        return DEFAULT_SIZES[ruleset]
+
+    def budget(self, ruleset: str) -> int:
+        """The most rollouts one decision in ``ruleset`` may play (its work units)."""
+        worlds, max_worlds = self.sizes(ruleset)
+        return worlds * self.top + (max_worlds - worlds) * 2
 
     def choose(self, view: Any, legal_actions: Sequence[Any]) -> Any:
         self.last = None
@@ -152,6 +166,7 @@ class SearchBot:
         standard errors clear. (Testing the leader on the worlds that chose it would favour
         it; stopping at the first clear look would too.)"""
         v = view if isinstance(view, View) else View.from_json(view_dict(view))
+        worlds, max_worlds = self.sizes(v.ruleset)
         seat = v.seat
         assert seat is not None
         sampler = Determinizer(v)
@@ -169,14 +184,14 @@ class SearchBot:
                 into[i].append(float(payments[seat]))
 
         everyone = range(len(candidates))
-        for world in range(self.worlds):
+        for world in range(worlds):
             play(world, everyone, result.payoffs)
         leader = self._leader(result)
-        if leader == 0 or self.max_worlds == self.worlds:
+        if leader == 0 or max_worlds == worlds:
             return result
         confirm = SearchResult([candidates[0], candidates[leader]], [[], []])
         fresh: list[list[float]] = [[] for _ in candidates]
-        for world in range(self.worlds, self.max_worlds):
+        for world in range(worlds, max_worlds):
             play(world, (0, leader), fresh)
         confirm.payoffs = [fresh[0], fresh[leader]]
         result.payoffs[0] += fresh[0]

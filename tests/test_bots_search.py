@@ -110,9 +110,9 @@ def test_never_plays_more_rollouts_than_its_budget() -> None:
 
 
 def test_the_default_sizes_follow_the_ruleset() -> None:
-    """Wenling's rollouts are longer: its default search plays fewer of them."""
+    """Wenling's rollouts are longer: its default search plays fewer of them than Jiaxing's."""
     bot = SearchBot(seed=2)
-    assert bot.budget("jiaxing") == 8 * 3 + 16 * 2
+    assert bot.budget("jiaxing") == 6 * 3 + 12 * 2
     assert bot.budget("wenling") == 5 * 3 + 10 * 2
     rnd, seat = _a_discard_decision("wenling")
     bot.choose(rnd.view(seat), rnd.legal_actions(seat))

@@ -35,9 +35,10 @@ from .policy import action_type
 from .rollout import play_out
 
 # (worlds, max_worlds) by ruleset, sized to the hall's limit of a median decision under 100 ms
-# on one core: Wenling rollouts are longer (16-tile hands, the seats fold), and at (8, 24) its
-# median decision took 152 ms of CPU (benchmarks-history.md, "The search bot, third version").
-DEFAULT_SIZES = {"jiaxing": (8, 24), "wenling": (5, 15)}
+# on one core: at (8, 24) the median decision took 116 ms of CPU in Jiaxing and 152 ms in
+# Wenling, whose rollouts are longer (16-tile hands, the seats fold) (benchmarks-history.md,
+# "The search bot, third version").
+DEFAULT_SIZES = {"jiaxing": (6, 18), "wenling": (5, 15)}
 DEFAULT_TOP = 3
 DEFAULT_Z = 2.0
 # The opponent model of the sampled hands: a seat whose suited melds share one suit holds more

@@ -28,6 +28,7 @@ from typing import Any
 
 from ..engine.determinize import DeterminizeError, Determinizer
 from ..engine.views import View
+from ..rulesets import Jiaxing, Ruleset, Wenling, as_ruleset
 from .expert import ActionValue, ExpertBot
 from .features import read_view, view_dict
 from .opponents import read_opponents
@@ -38,7 +39,7 @@ from .rollout import play_out
 # on one core: at (8, 24) the median decision took 116 ms of CPU in Jiaxing and 152 ms in
 # Wenling, whose rollouts are longer (16-tile hands, the seats fold) (benchmarks-history.md,
 # "The search bot, third version").
-DEFAULT_SIZES = {"jiaxing": (6, 18), "wenling": (5, 15)}
+DEFAULT_SIZES: dict[type[Ruleset], tuple[int, int]] = {Jiaxing: (6, 18), Wenling: (5, 15)}
 DEFAULT_TOP = 3
 DEFAULT_Z = 2.0
 # The opponent model of the sampled hands: a seat whose suited melds share one suit holds more
@@ -114,7 +115,7 @@ class SearchBot:
         """``(worlds, max_worlds)`` of a search in ``ruleset``."""
         if self.worlds is not None and self.max_worlds is not None:
             return self.worlds, self.max_worlds
-        return DEFAULT_SIZES[ruleset]
+        return DEFAULT_SIZES[type(as_ruleset(ruleset))]
 
     def budget(self, ruleset: str) -> int:
         """The most rollouts one decision in ``ruleset`` may play (its work units)."""

@@ -1,6 +1,7 @@
 """``search``: ``expert``'s candidates played forward in sampled hands (determinized Monte Carlo).
 
-At a decision with more than one sensible action, the few best of ``expert``'s candidates
+At an own-turn decision (a discard or a kong; claims and 三摊 are ``expert``'s) with more
+than one sensible action, the few best of ``expert``'s candidates
 (its own choice always among them) are each played to the end of the hand in the same
 sampled worlds: hands that agree with everything this seat sees, the hidden tiles dealt at
 random (``engine.determinize``), every seat then played by the fast policy of

@@ -18,18 +18,11 @@ from collections.abc import Sequence
 from ..engine import actions as A
 from ..engine.actions import Action
 from ..engine.round import Round
-from ..rulesets import Ruleset
 from .efficiency import Target, distance
 from .targets import jiaxing_tai, open_targets
 
 NUM = 34
 MAX_ACTIONS = 2_000  # a hand never takes this many actions: a guard, not a rule
-
-
-def best_target(rules: Ruleset, counts: Sequence[int], wilds: int, sets: int,
-                melds: Sequence) -> Target | None:
-    """The open target nearest to finishing (ties: the one worth more 台)."""
-    return nearest(open_targets(melds, rules), counts, wilds, sets)
 
 
 def nearest(targets: Sequence[Target], counts: Sequence[int], wilds: int,
@@ -139,16 +132,10 @@ class RolloutPolicy:
         outside = [k for k in kinds if not mask[k]]
         if outside:
             k = min(outside, key=lambda k: (_isolation(c, k), -k))
-            c[k] -= 1
-            d = self._distance(c, w, sets, target)
-            c[k] += 1
-            return d, k
+            return self._after(c, w, sets, target, k), k
         best, choice = (99, 99), None
         for k in dict.fromkeys(kinds):
-            c[k] -= 1
-            d = self._distance(c, w, sets, target)
-            c[k] += 1
-            key = (d, _isolation(c, k))
+            key = (self._after(c, w, sets, target, k), _isolation(c, k))
             if key < best:
                 best, choice = key, k
         return best[0], choice

@@ -24,6 +24,9 @@ async def stream_body(host: str, port: int, path: str, total: int, chunk: int = 
                 writer.write(piece)
                 await writer.drain()
                 sent += chunk
+                # drain() does not yield while the socket takes every write: without this the
+                # answer could stay unread until the hall's close reset the connection
+                await asyncio.sleep(0)
             writer.write(b"0\r\n\r\n")
             await writer.drain()
 

@@ -315,10 +315,13 @@ def _check_nonwinners(review: dict[str, Any]) -> None:
 async def test_a_hall_restarts_with_a_persons_hand_in_play(tmp_path: Path) -> None:
     """The hand of a table where a person sat comes back after a restart (the person on 托管
     until they reconnect)."""
+    # 托管 answers a turn after a second of the hall's clock, which this test never moves: at
+    # once, it could play the resumed hand to its end before the hall is looked at
     async with running_hall(tmp_path) as hall:
         me = await Client(hall).guest()
         r = await me.post("/api/tables", {"ruleset": "jiaxing", "hands": 2,
-                                          "timing": {**INSTANT, "turn": 600.0}})
+                                          "timing": {**INSTANT, "turn": 600.0,
+                                                     "bot_turn": 1.0}})
         table_id = r.json()["table"]["id"]
         await me.open(table_id)
         await me.send({"type": "sit", "seat": 0})

@@ -6,11 +6,13 @@ never in the way of play."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from test_web_table import post_json, table_actor, waits_request
 from web_support import (
     DESKTOP,
@@ -283,7 +285,13 @@ def bubble_step(page: Any, step: str) -> Any:
 
 
 def clear_of_own_area(page: Any) -> None:
-    """The bubble lies inside the screen and above the own hand and its buttons."""
+    """The bubble lies inside the screen and above the own hand and its buttons (once it has
+    followed the own area's last change of size: the next frame after it)."""
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_function(
+            "() => { const b = document.querySelector('.guide-bubble').getBoundingClientRect();"
+            " const m = document.querySelector('.my-area').getBoundingClientRect();"
+            " return b.bottom <= m.top + 1; }", timeout=2000)
     box = page.locator(".guide-bubble").bounding_box()
     mine = page.locator(".my-area").bounding_box()
     viewport = page.viewport_size

@@ -89,7 +89,7 @@ export function learnCard(app) {
 
 // ------------------------------------------------------------------ the bubble at the table
 
-let live = null;  // {table, observer, bubble, frame} while the guide runs at its table
+let live = null;  // {table, observer, sizes, watched, bubble, frame} while the guide runs at its table
 
 function tableOfRoute() {
   const m = /^#\/table\/(\d+)/.exec(location.hash);
@@ -113,13 +113,18 @@ function attach(table) {
   document.body.append(bubble);
   const observer = new MutationObserver(schedule);
   observer.observe(document.getElementById("main"), { childList: true, subtree: true });
-  live = { table, observer, bubble, frame: 0 };
+  // the own area grows and shrinks without a node added (buttons shown, a font loaded): the
+  // bubble follows its size, and its own
+  const sizes = new ResizeObserver(schedule);
+  sizes.observe(bubble);
+  live = { table, observer, sizes, watched: null, bubble, frame: 0 };
   schedule();
 }
 
 function detach() {
   if (!live) return;
   live.observer.disconnect();
+  live.sizes.disconnect();
   cancelAnimationFrame(live.frame);
   live.bubble.remove();
   for (const el of document.querySelectorAll(".guide-focus")) el.classList.remove("guide-focus");
@@ -218,6 +223,11 @@ function draw(step, index, s) {
 function place() {
   const bubble = live.bubble;
   const mine = MINE.map((sel) => document.querySelector(sel)).find(Boolean);
+  if (mine && mine !== live.watched) {
+    if (live.watched) live.sizes.unobserve(live.watched);
+    live.sizes.observe(mine);
+    live.watched = mine;
+  }
   const height = bubble.offsetHeight;
   const limit = mine ? mine.getBoundingClientRect().top : window.innerHeight;
   bubble.style.top = `${Math.max(4, Math.round(limit - height - 8))}px`;

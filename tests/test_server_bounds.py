@@ -187,10 +187,12 @@ def test_other_machines_nodes_are_believed_and_name_the_client_they_forward() ->
     assert proxies.client("10.0.0.2", "8.8.8.8") == "8.8.8.8"
     assert proxies.client("10.0.0.3", "8.8.8.8") == "10.0.0.3"
     request = (b"GET /ws/table/3 HTTP/1.1\r\nHost: h\r\nX-Forwarded-For: 6.6.6.6\r\n"
-               b"Upgrade: websocket\r\n\r\n")
+               b"X-Baida-Forwarded: 0\r\nUpgrade: websocket\r\n\r\n")
     sent = forwarded_request(request, "8.8.8.8")
+    # the client's own forwarding headers are dropped; the owner is told it was forwarded,
+    # so that it never forwards the connection a second time
     assert sent == (b"GET /ws/table/3 HTTP/1.1\r\nHost: h\r\nUpgrade: websocket\r\n"
-                    b"X-Forwarded-For: 8.8.8.8\r\n\r\n")
+                    b"X-Forwarded-For: 8.8.8.8\r\nX-Baida-Forwarded: 1\r\n\r\n")
     assert forwarded_request(b"GET /ws/table/3 HTTP/1.1\r\nHo", "8.8.8.8") == (
         b"GET /ws/table/3 HTTP/1.1\r\nHo")  # a head not all read yet goes as it is
 

@@ -44,16 +44,24 @@ def split_address(address: str) -> tuple[str, int]:
     return host.strip("[]"), int(port)
 
 
+# marks a connection one node forwarded to another: that one answers it itself, never forwards
+# it again (a node whose view of the owner was stale would otherwise chain the connection
+# through itself, and a restart of that node, drained already, would drop it)
+FORWARDED_HEADER = "x-baida-forwarded"
+
+
 def forwarded_request(request: bytes, client: str) -> bytes:
     """``request`` with one ``X-Forwarded-For`` naming ``client`` (the address this node
     believes), in place of any the client sent: the owner counts the connection against the
-    client's address, not the forwarding node's. Unchanged if its head is not all there."""
+    client's address, not the forwarding node's; and marked as forwarded
+    (``FORWARDED_HEADER``). Unchanged if its head is not all there."""
     head, sep, rest = request.partition(b"\r\n\r\n")
     if not sep:
         return request
-    lines = [line for line in head.split(b"\r\n")
-             if not line.lower().startswith(b"x-forwarded-for:")]
+    dropped = (b"x-forwarded-for:", FORWARDED_HEADER.encode() + b":")
+    lines = [line for line in head.split(b"\r\n") if not line.lower().startswith(dropped)]
     lines.append(b"X-Forwarded-For: " + client.encode("ascii", "replace"))
+    lines.append(b"X-Baida-Forwarded: 1")
     return b"\r\n".join(lines) + sep + rest
 
 

@@ -23,7 +23,7 @@ from websockets.http11 import Request
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
-from ..nodes.forward import connect_owner, forwarded_request
+from ..nodes.forward import FORWARDED_HEADER, connect_owner, forwarded_request
 from ..nodes.handoff import BUSY, SENT, hand_off, socket_path
 from .client_limits import release_socket_connection
 from .ws import PREFIX, TableSession, table_id
@@ -145,8 +145,8 @@ class TableSocketProtocol(asyncio.Protocol):
         folder = runtime.settings.node.folder
         if not socket_path(folder, owner).exists():  # not a node of this machine
             address = runtime.address_of(owner)
-            if address is None:
-                return False
+            if address is None or FORWARDED_HEADER in _raw_headers(request):
+                return False  # unknown, or forwarded here already: answered here (moving)
             self.transport.pause_reading()
             request = forwarded_request(request, self._address(runtime, _raw_headers(request)))
             task = self.loop.create_task(self._forward(address, request))

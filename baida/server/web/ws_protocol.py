@@ -145,10 +145,11 @@ class TableSocketProtocol(asyncio.Protocol):
         folder = runtime.settings.node.folder
         if not socket_path(folder, owner).exists():  # not a node of this machine
             address = runtime.address_of(owner)
-            if address is None or FORWARDED_HEADER in _raw_headers(request):
+            headers = _raw_headers(request)
+            if address is None or FORWARDED_HEADER in headers:
                 return False  # unknown, or forwarded here already: answered here (moving)
             self.transport.pause_reading()
-            request = forwarded_request(request, self._address(runtime, _raw_headers(request)))
+            request = forwarded_request(request, self._address(runtime, headers))
             task = self.loop.create_task(self._forward(address, request))
             _adopting.add(task)
             task.add_done_callback(_adopting.discard)

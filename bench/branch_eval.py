@@ -19,7 +19,9 @@ Classes (``--kind``):
 * ``discard:NAME``: the bot's discard against bot NAME's, where the two differ;
 * ``any:NAME``: any decision (a discard, a claim or a pass, a kong, 坚持 or 放弃) where bot
   NAME would choose otherwise, against NAME's choice (grouped by the two choices' types). With
-  NAME a variant of the bot, this is what the variant's rule is worth where it applies.
+  NAME a variant of the bot, this is what the variant's rule is worth where it applies. When
+  NAME is a ``search``, each group is split by how clear the search's confirmed lead was (in
+  standard errors of its fresh worlds).
 
 With ``--others NAME`` two seats are played by bot NAME instead (alternating with the bot's, as
 the arena seats two bots), and only the bot's own decisions are branched: what a choice is
@@ -111,7 +113,8 @@ class Alternatives:
             other = self.others[seat].choose(view, legal)
             if other == chosen:
                 return None
-            return f"{action_type(chosen)} -> {action_type(other)}", other
+            tag = f"{action_type(chosen)} -> {action_type(other)}"
+            return tag + _confirmation_band(self.others[seat]), other
         if self.kind.startswith("discard:"):
             if types != {"discard"}:
                 return None
@@ -131,6 +134,19 @@ class Alternatives:
         valued = [v for v in self.ranker.evaluate(view, legal) if action_type(v.action) in CLAIMS]
         best = max(valued, key=lambda v: v.value)
         return f"chose pass (claim eligible: {best.eligible})", best.action
+
+
+def _confirmation_band(bot: Any) -> str:
+    """For a ``search`` that overrode ``expert``: how clear its confirmed lead was, in standard
+    errors of the fresh worlds (a band), so that clear and marginal overrides are told apart."""
+    result = getattr(bot, "last", None)
+    confirmed = getattr(result, "confirmed", None)
+    if confirmed is None or not result.chosen:
+        return ""
+    mean, se = confirmed
+    z = mean / se if se > 0 else math.inf
+    band = "z < 3" if z < 3 else "z 3-5" if z < 5 else "z >= 5"
+    return f" (search lead {band})"
 
 
 def _speed(view: Any, chosen: Any, other: Any) -> str:

@@ -66,8 +66,8 @@ def test_every_candidate_meets_the_same_worlds() -> None:
     rnd, seat = _a_discard_decision("jiaxing")
     bot = SearchBot(seed=3, worlds=6, max_worlds=6)
     view, legal = rnd.view(seat), rnd.legal_actions(seat)
-    candidates = bot._candidates(view, legal, ExpertBot(seed=3).choose(view, legal))
-    assert len(candidates) == 3
+    candidates, values = bot._candidates(view, legal, ExpertBot(seed=3).choose(view, legal))
+    assert len(candidates) == len(values) == 3
     result = bot.search(view, legal, candidates, seed=99)
     assert result.worlds == 6
     assert all(len(p) == 6 for p in result.payoffs)
@@ -85,13 +85,18 @@ def test_the_leader_is_named_by_the_first_worlds_and_confirmed_on_fresh_ones() -
     rnd, seat = _a_discard_decision("jiaxing")
     view, legal = rnd.view(seat), rnd.legal_actions(seat)
     bot = SearchBot(seed=4, worlds=4, max_worlds=10)
-    candidates = bot._candidates(view, legal, ExpertBot(seed=4).choose(view, legal))
+    candidates, _ = bot._candidates(view, legal, ExpertBot(seed=4).choose(view, legal))
     result = bot.search(view, legal, candidates, seed=7)
     lengths = sorted(len(p) for p in result.payoffs)
     if bot._leader(SearchResult(candidates, [p[:4] for p in result.payoffs])) == 0:
         assert lengths == [4] * len(candidates) and result.chosen == 0
+        assert result.confirmed is None
     else:  # the two confirmed on six fresh worlds, the others left at four
         assert lengths[-2:] == [10, 10] and all(n == 4 for n in lengths[:-2])
+        leader = next(i for i, p in enumerate(result.payoffs) if i and len(p) == 10)
+        fresh = SearchResult(["own", "leader"], [result.payoffs[0][4:], result.payoffs[leader][4:]])
+        assert result.confirmed == fresh.lead(1, 0)
+        assert (result.chosen == leader) == (fresh.lead(1, 0)[0] > 2.0 * fresh.lead(1, 0)[1])
 
 
 def test_never_plays_more_rollouts_than_its_budget() -> None:
@@ -202,3 +207,52 @@ def distance_to_any(counts: list[int], wilds: int, rnd: Round) -> int:
     from baida.evaluator import shanten
 
     return shanten(counts, wilds, rnd.rules.sets - len(rnd.melds[rnd.turn]))
+
+
+def test_expert_rates_its_own_choice_first_among_the_candidates() -> None:
+    rnd, seat = _a_discard_decision("wenling")
+    view, legal = rnd.view(seat), rnd.legal_actions(seat)
+    bot = SearchBot(seed=6)
+    candidates, values = bot._candidates(view, legal, ExpertBot(seed=6).choose(view, legal))
+    rated = ExpertBot(seed=6).evaluate(view, legal)
+    assert len(candidates) == len(values) >= 2
+    for action, value in zip(candidates, values, strict=True):
+        assert value == next(s.value for s in rated if s.action == action)
+    assert values[1:] == sorted(values[1:], reverse=True)
+    result = SearchResult(candidates, [[] for _ in candidates], values=values)
+    assert [result.gap(i) for i in range(len(values))] == [
+        max(0.0, values[0] - v) for v in values]
+
+
+def test_a_rollout_stops_at_the_seats_own_turn_when_given_a_horizon() -> None:
+    rnd, seat = _a_discard_decision("jiaxing")
+    first = next(a for a in rnd.legal_actions(seat) if a.type == "discard")
+    for turns in (1, 3):
+        sample = Determinizer(rnd.view(seat)).sample(random.Random(5))
+        before = len(sample.actions)
+        got = play_out(sample, first, seat=seat, turns=turns)
+        assert got is None, "this deal's hand goes on past the seat's third turn"
+        # stopped before the seat acts: its own turn, a tile drawn, the hand not over
+        assert sample.phase == "turn" and sample.to_act[0] == seat and not sample.ended
+        own = [a.type for a in sample.actions[before:] if a.seat == seat]
+        assert own.count("discard") == turns  # the first discard, then one a turn between
+    whole = Determinizer(rnd.view(seat)).sample(random.Random(5))
+    assert play_out(whole, first) is not None and whole.ended
+    with pytest.raises(ValueError, match="horizon"):
+        SearchBot(horizon=0)
+
+
+def test_a_search_with_a_horizon_values_the_stopped_hands_by_expert() -> None:
+    rnd, seat = _a_discard_decision("jiaxing")
+    view, legal = rnd.view(seat), rnd.legal_actions(seat)
+    bot = SearchBot(seed=8, worlds=3, max_worlds=3, horizon=1)
+    candidates, values = bot._candidates(view, legal, ExpertBot(seed=8).choose(view, legal))
+    result = bot.search(view, legal, candidates, seed=11, values=values)
+    for world in range(3):
+        sample = Determinizer(view).sample(random.Random(11 + world), hand_weights(view))
+        ended = play_out(sample, candidates[0], seat=seat, turns=1)
+        expected = float(ended[seat]) if ended is not None else max(
+            s.value for s in ExpertBot(seed=8).evaluate(sample.view(seat),
+                                                         sample.legal_actions(seat))
+            if s.eligible)
+        assert result.payoffs[0][world] == pytest.approx(expected)

@@ -196,16 +196,25 @@ def _feeds(rnd: Round, seat: int, kind: int) -> bool:
     return False
 
 
-def play_out(rnd: Round, first: Action | None = None) -> list[int]:
-    """Play ``rnd`` to its end (``first`` applied before) with the fast policy; the payments."""
+def play_out(rnd: Round, first: Action | None = None, *, seat: int | None = None,
+             turns: int | None = None) -> list[int] | None:
+    """Play ``rnd`` to its end (``first`` applied before) with the fast policy; the payments.
+
+    With ``seat`` and ``turns``, stop earlier, at ``seat``'s ``turns``-th own turn from here
+    (before it acts): None then, and ``rnd`` is left at that turn."""
     if first is not None:
         rnd.apply(first)
     policy = RolloutPolicy(rnd)
+    left = turns
     for _ in range(MAX_ACTIONS):
         if rnd.ended:
             break
-        seat = rnd.to_act[0]
-        rnd.apply(policy.choose(rnd, seat, rnd.legal_actions(seat)))
+        actor = rnd.to_act[0]
+        if left is not None and actor == seat and rnd.phase == "turn":
+            left -= 1
+            if left <= 0:
+                return None
+        rnd.apply(policy.choose(rnd, actor, rnd.legal_actions(actor)))
     else:
         raise RuntimeError("a rollout did not end")
     assert rnd.result is not None

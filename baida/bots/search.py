@@ -62,10 +62,19 @@ class SearchResult:
     candidates: list[Any]
     payoffs: list[list[float]] = field(default_factory=list)  # per candidate
     chosen: int = 0  # index into candidates
+    values: list[float] = field(default_factory=list)  # ``expert``'s value of each candidate
+    confirmed: tuple[float, float] | None = None  # the leader's lead and its standard error
+    # in the fresh worlds of the second stage, when there was one
 
     @property
     def worlds(self) -> int:
         return len(self.payoffs[0]) if self.payoffs else 0
+
+    def gap(self, i: int) -> float:
+        """How much less ``expert`` values candidate ``i`` than its own choice (never below 0)."""
+        if not self.values:
+            return 0.0
+        return max(0.0, self.values[0] - self.values[i])
 
     def lead(self, i: int, j: int) -> tuple[float, float]:
         """Mean and standard error of candidate ``i``'s payoff minus ``j``'s."""
@@ -92,9 +101,14 @@ class SearchBot:
         max_worlds: int | None = None,
         top: int = DEFAULT_TOP,
         z: float = DEFAULT_Z,
+        horizon: int | None = None,
     ) -> None:
         """``worlds`` and ``max_worlds`` default by ruleset (``DEFAULT_SIZES``); given, they
-        hold for every ruleset."""
+        hold for every ruleset. With ``horizon``, a rollout stops at the seat's
+        ``horizon``-th own turn and is worth ``expert``'s value of the hand there (the best of
+        its actions), unless the hand ended before."""
+        if horizon is not None and horizon < 1:
+            raise ValueError("a horizon counts own turns: at least 1, or None (to the end)")
         if (worlds is None) != (max_worlds is None):
             raise ValueError("give both worlds and max_worlds, or neither (the ruleset's)")
         for w, m in DEFAULT_SIZES.values() if worlds is None else [(worlds, max_worlds)]:
@@ -110,6 +124,8 @@ class SearchBot:
         self.max_worlds = max_worlds
         self.top = top
         self.z = z
+        self.horizon = horizon
+        self.leaf = ExpertBot(seed=seed)  # values the hands where a rollout stops
         self.last: SearchResult | None = None  # the last decision's search, for reports
 
     def sizes(self, ruleset: str) -> tuple[int, int]:
@@ -132,33 +148,37 @@ class SearchBot:
             return default
         if not any(action_type(a) in SEARCHED for a in legal_actions):
             return default
-        candidates = self._candidates(view, legal_actions, default)
+        candidates, values = self._candidates(view, legal_actions, default)
         if len(candidates) < 2:
             return default
         seed = self.rng.getrandbits(64)
         try:
-            result = self.search(view, legal_actions, candidates, seed)
+            result = self.search(view, legal_actions, candidates, seed, values)
         except DeterminizeError:
             return default
         self.last = result
         return result.candidates[result.chosen]
 
-    def _candidates(self, view: Any, legal_actions: Sequence[Any], default: Any) -> list[Any]:
+    def _candidates(self, view: Any, legal_actions: Sequence[Any],
+                    default: Any) -> tuple[list[Any], list[float]]:
         """``expert``'s choice first, then its next best eligible actions (one per discard
-        kind), at most ``top``."""
+        kind), at most ``top``; and ``expert``'s value of each."""
         scored: list[ActionValue] = self.expert.evaluate(view, legal_actions)
         eligible = [s for s in scored if s.eligible] or scored
         eligible.sort(key=lambda s: -s.value)
+        best = eligible[0].value if eligible else 0.0
         out = [default]
+        values = [next((s.value for s in scored if s.action == default), best)]
         for s in eligible:
             if len(out) >= self.top:
                 break
             if s.action != default and s.action not in out:
                 out.append(s.action)
-        return out
+                values.append(s.value)
+        return out, values
 
     def search(self, view: Any, legal_actions: Sequence[Any], candidates: list[Any],
-               seed: int) -> SearchResult:
+               seed: int, values: Sequence[float] | None = None) -> SearchResult:
         """Play the candidates out in sampled worlds; ``chosen`` is the index of the one to
         play (0, ``expert``'s, unless an alternative leads it clearly).
 
@@ -175,7 +195,8 @@ class SearchBot:
         sampler = Determinizer(v)
         weights = hand_weights(view)
         options = [_as_engine_action(a) for a in legal_actions]
-        result = SearchResult(list(candidates), [[] for _ in candidates])
+        result = SearchResult(list(candidates), [[] for _ in candidates],
+                              values=list(values) if values is not None else [])
 
         def play(world: int, indices: Sequence[int], into: list[list[float]]) -> None:
             for i in indices:
@@ -183,8 +204,10 @@ class SearchBot:
                 if rnd.phase != "turn":
                     rnd.asked[seat] = list(options)  # this seat's options as they are
                     rnd._legal = {}
-                payments = play_out(rnd, _as_engine_action(candidates[i]))
-                into[i].append(float(payments[seat]))
+                payments = play_out(rnd, _as_engine_action(candidates[i]), seat=seat,
+                                    turns=self.horizon)
+                into[i].append(float(payments[seat]) if payments is not None
+                               else self._leaf_value(rnd, seat))
 
         everyone = range(len(candidates))
         for world in range(worlds):
@@ -200,9 +223,16 @@ class SearchBot:
         result.payoffs[0] += fresh[0]
         result.payoffs[leader] += fresh[leader]
         mean, se = confirm.lead(1, 0)
+        result.confirmed = (mean, se)
         if mean > self.z * se:
             result.chosen = leader
         return result
+
+    def _leaf_value(self, rnd: Any, seat: int) -> float:
+        """``expert``'s value of ``seat``'s hand at its own turn: its best eligible action's."""
+        scored = self.leaf.evaluate(rnd.view(seat), rnd.legal_actions(seat))
+        eligible = [s.value for s in scored if s.eligible] or [s.value for s in scored]
+        return max(eligible)
 
     @staticmethod
     def _leader(result: SearchResult) -> int:

@@ -63,3 +63,19 @@ def test_any_kind_branches_every_decision_the_other_bot_would_take_otherwise() -
     assert any(b.tag == "discard -> discard" for b in hand.branches)
     for branch in hand.branches:
         assert branch.chosen_points == hand.payments[branch.seat]
+
+
+def test_a_searchs_override_is_told_by_how_clear_its_lead_was() -> None:
+    from baida.bots.search import SearchBot, SearchResult
+    from bench.branch_eval import _confirmation_band
+
+    bot = SearchBot(seed=1)
+    assert _confirmation_band(bot) == ""  # no search yet
+    bot.last = SearchResult(["a", "b"], [[0.0], [1.0]], chosen=1, confirmed=(4.0, 1.0))
+    assert _confirmation_band(bot) == " (search lead z 3-5)"
+    bot.last.confirmed = (2.5, 1.0)
+    assert _confirmation_band(bot) == " (search lead z < 3)"
+    bot.last.confirmed = (6.0, 0.0)
+    assert _confirmation_band(bot) == " (search lead z >= 5)"
+    bot.last.chosen = 0  # confirmed, but not clear enough: no override to tell
+    assert _confirmation_band(bot) == ""

@@ -125,7 +125,8 @@ class SearchBot:
         self.top = top
         self.z = z
         self.horizon = horizon
-        self.leaf = ExpertBot(seed=seed)  # values the hands where a rollout stops
+        # values the hands where a rollout stops (with a horizon)
+        self.leaf = ExpertBot(seed=seed) if horizon is not None else None
         self.last: SearchResult | None = None  # the last decision's search, for reports
 
     def sizes(self, ruleset: str) -> tuple[int, int]:
@@ -230,6 +231,7 @@ class SearchBot:
 
     def _leaf_value(self, rnd: Any, seat: int) -> float:
         """``expert``'s value of ``seat``'s hand at its own turn: its best eligible action's."""
+        assert self.leaf is not None
         scored = self.leaf.evaluate(rnd.view(seat), rnd.legal_actions(seat))
         eligible = [s.value for s in scored if s.eligible] or [s.value for s in scored]
         return max(eligible)

@@ -35,7 +35,7 @@ from .danger import Opponent, deal_in_chance
 from .efficiency import distance
 from .features import Seen, read_view, view_dict
 from .opponents import OpponentRead, chi_chance, pon_chance, read_opponents, win_chance_table
-from .planner import Planner, combined_ev
+from .planner import Plan, Planner, combined_ev
 from .policy import action_tile, action_type
 from .simulation import simulate_offense
 from .strong import CLAIM_MARGIN, NONWINNER_WEIGHT, REFINE_TOP, StrongBot, _efficiency_key
@@ -199,15 +199,18 @@ class ExpertBot(StrongBot):
         santan = any(action_type(a) == "continue" for a in legal_actions)
         if self.jiaxing_strong_play and not santan and _plays(view, Jiaxing):
             return StrongBot.choose(self, view, legal_actions)
-        scored = self.evaluate(view, legal_actions)
-        scored = [s for s in scored if s.eligible] or scored
+        return self.pick(self.evaluate(view, legal_actions), santan).action
+
+    def pick(self, scored: Sequence[ActionValue], santan: bool = False) -> ActionValue:
+        """The valued action ``choose`` plays: the best eligible one."""
+        scored = [s for s in scored if s.eligible] or list(scored)
         best = max(scored, key=lambda s: s.value)
         # the estimates are rough: within a hair of the best, the surer shape wins (the
         # nearest, then the most live tiles), then the seed
         tolerance = NEAR_EQUAL * abs(best.parts.get("own", 0.0)) + 1e-9
         near = [s for s in scored if s.value >= best.value - tolerance]
         rng = self.santan_rng if santan and self.jiaxing_strong_play else self.rng
-        return min(near, key=lambda s: (s.rank, rng.random())).action
+        return min(near, key=lambda s: (s.rank, rng.random()))
 
     def evaluate(self, view: Any, legal_actions: Sequence[Any]) -> list[ActionValue]:
         """Every legal action with its value; ``choose`` plays the best eligible one."""
@@ -305,7 +308,7 @@ class ExpertBot(StrongBot):
         for a in discards:
             by_kind.setdefault(action_tile(a), a)
         naturals = sorted(k for k in by_kind if k < 34 and k not in seen.wild_faces)
-        plans = planner.discard_plans(counts, seen.wilds, seen.melds, naturals, draws)
+        plans = self._discard_plans(table, naturals)
         dist = {k: min((p.distance for p in ps), default=99) for k, ps in plans.items()}
         offense = {k: combined_ev(ps) for k, ps in plans.items()}
         if dist:
@@ -340,6 +343,12 @@ class ExpertBot(StrongBot):
             for av in out:
                 av.eligible = av.eligible and action_tile(av.action) in plans
         return out
+
+    def _discard_plans(self, table: Table, naturals: Sequence[int]) -> dict[int, list[Plan]]:
+        """Each natural discard's waiting plans (best first), from the planner."""
+        seen = table.seen
+        return table.planner.discard_plans(seen.counts, seen.wilds, seen.melds, naturals,
+                                           table.draws)
 
     def _allowed(self, table: Table, dist: dict[int, int], d_min: int) -> list[int]:
         """The discards weighed: the nearest shapes, and one step slower ones where the

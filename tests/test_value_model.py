@@ -101,7 +101,7 @@ def test_it_plays_the_candidate_the_model_rates_highest() -> None:
     bot = LearnedBot(seed=0, model=linear_model({"seen_copies": 1.0}))
     col = FEATURES.index("seen_copies")
     overrides = 0
-    for action in play_seat_zero(bot, 5):
+    for _action in play_seat_zero(bot, 5):
         last = bot.last
         if last is None:
             continue

@@ -302,7 +302,7 @@ class ExpertBot(StrongBot):
     def _discards(
         self, table: Table, discards: list[Any], simulate: bool = True
     ) -> list[ActionValue]:
-        seen, planner, draws = table.seen, table.planner, table.draws
+        seen = table.seen
         counts = seen.counts
         by_kind: dict[int, Any] = {}
         for a in discards:

@@ -108,9 +108,11 @@ class LearnedBot(ExpertBot):
         self.last = choice
         return candidates[choice.chosen].action
 
-    def _candidates(self, scored: Sequence[ActionValue], default: ActionValue) -> list[ActionValue]:
+    def _candidates(self, scored: Sequence[ActionValue],
+                    default: ActionValue) -> list[ActionValue]:
         """``expert``'s choice, then its next best eligible natural discards (one per kind)."""
-        if action_type(default.action) != "discard" or action_tile(default.action) not in self._plans:
+        if (action_type(default.action) != "discard"
+                or action_tile(default.action) not in self._plans):
             return [default]
         out = [default]
         kinds = {action_tile(default.action)}

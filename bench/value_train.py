@@ -50,14 +50,17 @@ class Perceptron:
         return (h @ self.w2.T + self.b2)[:, 0]
 
     def fit(self, x: np.ndarray, y: np.ndarray, xv: np.ndarray, yv: np.ndarray, *,
-            epochs: int, batch: int, lr: float, l2: float, seed: int) -> list[float]:
-        """Adam on minibatches; keeps the epoch with the lowest held-out error."""
+            epochs: int, batch: int, lr: float, l2: float, seed: int,
+            warm: bool = False) -> list[float]:
+        """Adam on minibatches; keeps the epoch with the lowest held-out error. ``warm``
+        goes on from the current weights (else the output starts at the targets' mean)."""
         rng = np.random.default_rng(seed)
         params = self.params()
         m = [np.zeros_like(p) for p in params]
         v = [np.zeros_like(p) for p in params]
         step, best, kept, history = 0, math.inf, [p.copy() for p in params], []
-        self.b2[:] = y.mean()
+        if not warm:
+            self.b2[:] = y.mean()
         for _ in range(epochs):
             order = rng.permutation(len(y))
             for start in range(0, len(y), batch):
@@ -88,6 +91,31 @@ class Perceptron:
         return history
 
 
+def next_decision(data: dict[str, np.ndarray]) -> np.ndarray:
+    """For each decision, the index of the same seat's next one in the same hand (-1: none).
+
+    ``bench.value_data`` writes each hand's decisions in the order they were made."""
+    nxt = np.full(len(data["hand"]), -1)
+    last: dict[tuple[int, int], int] = {}
+    for i in range(len(nxt) - 1, -1, -1):
+        key = (int(data["hand"][i]), int(data["seat"][i]))
+        nxt[i] = last.get(key, -1)
+        last[key] = i
+    return nxt
+
+
+def lambda_returns(points: np.ndarray, values: np.ndarray, nxt: np.ndarray,
+                   lam: float) -> np.ndarray:
+    """TD(λ) targets: the final points at a seat's last decision, else (1 − λ) × the value of
+    its next decision + λ × that decision's target."""
+    out = points.astype(float).copy()
+    for i in range(len(out) - 1, -1, -1):  # a next decision always comes later in the arrays
+        j = nxt[i]
+        if j >= 0:
+            out[i] = (1 - lam) * values[j] + lam * out[j]
+    return out
+
+
 def policy_gain(data: dict[str, np.ndarray], rows: np.ndarray, score) -> tuple[float, float, int]:
     """Mean and standard error of (policy's points − ``expert``'s) per explored decision,
     where the policy plays the candidate ``score`` rates highest."""
@@ -101,6 +129,24 @@ def policy_gain(data: dict[str, np.ndarray], rows: np.ndarray, score) -> tuple[f
         (picks != 0).sum())
 
 
+def candidate_costs(data: dict[str, np.ndarray]) -> list[tuple[float, float]]:
+    """Over the random decisions with three candidates: the mean points after playing
+    ``expert``'s second and third choice, less after its first, each with its standard error
+    (what re-ranking ``expert``'s candidates has to work with)."""
+    sel = data["explored"] & (data["count"] == 3)
+    y, chosen = data["points"][sel], data["chosen"][sel]
+    first = y[chosen == 0]
+    out = []
+    for c in (1, 2):
+        other = y[chosen == c]
+        if len(other) < 2 or len(first) < 2:
+            out.append((math.nan, math.nan))
+            continue
+        se = math.sqrt(other.var(ddof=1) / len(other) + first.var(ddof=1) / len(first))
+        out.append((float(other.mean() - first.mean()), se))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("data", nargs="+", help="npz files from bench.value_data")
@@ -110,6 +156,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lr", type=float, default=1e-3)
     parser.add_argument("--l2", type=float, default=1e-4)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--td", type=float, default=1.0,
+                        help="λ of TD(λ) targets (1: the final points, the default)")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="with --td below 1: refits on targets from the last fit")
     a = parser.parse_args(argv)
     parts = [dict(np.load(p)) for p in a.data]
     data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0] if k != "features"}
@@ -123,6 +173,13 @@ def main(argv: list[str] | None = None) -> int:
     net = Perceptron(len(features), a.hidden, a.seed)
     history = net.fit(xs[~hold], y[~hold], xs[hold], y[hold], epochs=a.epochs, batch=512,
                       lr=a.lr, l2=a.l2, seed=a.seed)
+    if a.td < 1.0:
+        nxt = next_decision(data)
+        for r in range(a.rounds):
+            target = lambda_returns(y, net.predict(xs), nxt, a.td)
+            history = net.fit(xs[~hold], target[~hold], xs[hold], target[hold],
+                              epochs=a.epochs, batch=512, lr=a.lr, l2=a.l2,
+                              seed=a.seed + r + 1, warm=True)
     mse = float(np.mean((net.predict(xs[hold]) - y[hold]) ** 2))
     ev = x[:, features.index("expert_value")]
     line = np.polyfit(ev[~hold], y[~hold], 1)
@@ -138,7 +195,8 @@ def main(argv: list[str] | None = None) -> int:
         "variance": round(float(y[hold].var()), 4),
         "gain_per_explored_decision": round(gain, 4), "gain_se": round(se, 4),
         "model_differs_from_expert": round(overrides / max(1, explored), 4),
-        "epochs": history.index(min(history)) + 1,
+        "epochs": history.index(min(history)) + 1, "td": a.td,
+        "second_and_third_cost": [[round(m, 3), round(e, 3)] for m, e in candidate_costs(data)],
     }
     print(json.dumps(report, indent=1))
     if a.out:

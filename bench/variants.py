@@ -6,11 +6,13 @@ a change can be measured against them in the arena
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from baida.bots.efficiency import Target
 from baida.bots.expert import ExpertBot, Table, tuned_for
 from baida.bots.features import Seen
+from baida.bots.learned import LearnedBot
 from baida.bots.planner import Planner
 from baida.bots.policy import action_type
 from baida.bots.search import SearchBot
@@ -333,3 +335,17 @@ class HorizonSearch(SearchBot):
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed=seed, horizon=3)
+
+
+class LearnedJiaxing(LearnedBot):
+    """A candidate measured on 2026-12-06 and not kept: ``expert`` whose choice among its best
+    three discards is made by the perceptron trained on 10,000 Jiaxing self-play hands'
+    final points (``bench/models/jiaxing_value_mc.json``; benchmarks-history.md, "A learned
+    value over `expert`'s best discards")."""
+
+    name = "learned-jiaxing"
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed=seed, model=Path(__file__).with_name("models")
+                         / "jiaxing_value_mc.json")
+

@@ -147,7 +147,8 @@ def test_data_and_training_round_trip(tmp_path) -> None:
     model = ValueModel.load(out)
     assert model.features == FEATURES and model.meta["decisions"] == n
     assert math.isfinite(model.predict(list(data["x"][0, 0])))
-    assert json.loads(out.read_text())["meta"]["trained_by"] == "bench.value_train"
+    meta = json.loads(out.read_text())["meta"]
+    assert meta["trained_by"] == "bench.value_train" and len(meta["second_and_third_cost"]) == 2
 
 
 def test_the_policy_gain_is_unbiased() -> None:
@@ -164,3 +165,35 @@ def test_the_policy_gain_is_unbiased() -> None:
     gain, se, overrides = value_train.policy_gain(data, rows, lambda r: r[:, 0])
     assert overrides == n
     assert abs(gain - 1.0) < 4 * se and se < 0.1
+
+
+def test_td_targets_follow_each_seat_through_its_hand() -> None:
+    # two hands, two seats; decisions interleaved as they were made
+    data = {"hand": np.array([1, 1, 1, 1, 2, 2]), "seat": np.array([0, 1, 0, 1, 0, 0])}
+    nxt = value_train.next_decision(data)
+    assert nxt.tolist() == [2, 3, -1, -1, 5, -1]
+    points = np.array([10.0, -3.0, 10.0, -3.0, 4.0, 4.0])
+    values = np.array([0.0, 0.0, 2.0, 1.0, 0.0, 1.0])
+    got = value_train.lambda_returns(points, values, nxt, 0.5)
+    # a last decision is worth the points; an earlier one half the next value, half its target
+    assert got.tolist() == [0.5 * 2 + 0.5 * 10, 0.5 * 1 + 0.5 * -3, 10, -3, 0.5 * 1 + 0.5 * 4, 4]
+    assert value_train.lambda_returns(points, values, nxt, 1.0).tolist() == points.tolist()
+
+
+def test_candidate_costs_compare_the_random_picks() -> None:
+    rng = np.random.default_rng(2)
+    n = 30_000
+    chosen = rng.integers(0, 3, size=n)
+    points = rng.normal(0, 2, size=n) - 0.5 * chosen
+    data = {"explored": np.ones(n, bool), "count": np.full(n, 3), "chosen": chosen,
+            "points": points}
+    (m1, se1), (m2, se2) = value_train.candidate_costs(data)
+    assert abs(m1 + 0.5) < 4 * se1 and abs(m2 + 1.0) < 4 * se2
+
+
+def test_the_measured_jiaxing_candidate_loads() -> None:
+    from bench.variants import LearnedJiaxing
+
+    bot = LearnedJiaxing(seed=1)
+    assert bot.model is not None and bot.model.features == FEATURES
+    assert bot.model.meta["hands"] == 10_000

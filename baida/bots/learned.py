@@ -24,7 +24,7 @@ from .expert import ActionValue, ExpertBot, Table
 from .planner import Plan
 from .policy import action_tile, action_type
 from .value_features import discard_features
-from .value_model import MODELS, ValueModel
+from .value_model import ValueModel
 
 
 @dataclass(slots=True)
@@ -41,10 +41,11 @@ class LearnedBot(ExpertBot):
     """``expert`` with a learned value over its best few discards."""
 
     name = "learned"
-    model_files: dict[str, str] = {"jiaxing": "jiaxing_value.json"}
 
-    def __init__(self, seed: int | None = None, model: ValueModel | str | Path | None = "auto",
+    def __init__(self, seed: int | None = None, model: ValueModel | str | Path | None = None,
                  top: int = 3, margin: float = 0.0, explore: float = 0.0) -> None:
+        """``model``: a ``ValueModel`` or the path of its file; None plays ``expert``'s
+        choices (what ``bench.value_data`` seats, with ``explore``)."""
         super().__init__(seed=seed)
         if top < 2:
             raise ValueError("the model compares at least two candidates (top >= 2)")
@@ -54,24 +55,11 @@ class LearnedBot(ExpertBot):
         self.margin = margin
         self.explore = explore
         self.explore_rng = random.Random(None if seed is None else seed + 7919)
-        self._model_arg = model
-        self._models: dict[str, ValueModel | None] = {}
+        self.model = model if model is None or isinstance(model, ValueModel) else (
+            ValueModel.load(model))
         self._plans: dict[int, list[Plan]] = {}
         self._seen_table: Table | None = None
         self.last: LearnedChoice | None = None
-
-    def model_for(self, ruleset: str) -> ValueModel | None:
-        """The value model this bot plays ``ruleset`` with (None: ``expert``'s choices)."""
-        if ruleset not in self._models:
-            arg = self._model_arg
-            if isinstance(arg, ValueModel) or arg is None:
-                self._models[ruleset] = arg
-            elif arg == "auto":
-                name = self.model_files.get(ruleset)
-                self._models[ruleset] = ValueModel.load(MODELS / name) if name else None
-            else:
-                self._models[ruleset] = ValueModel.load(arg)
-        return self._models[ruleset]
 
     def _discard_plans(self, table: Table, naturals: Sequence[int]) -> dict[int, list[Plan]]:
         plans = super()._discard_plans(table, naturals)
@@ -84,7 +72,7 @@ class LearnedBot(ExpertBot):
         if (len(legal_actions) == 1 or "discard" not in types
                 or types & {"win", "lazi", "continue", "akong", "bukong"}):
             return super().choose(view, legal_actions)
-        model = self.model_for(_ruleset(view))
+        model = self.model
         if model is None and self.explore == 0.0:
             return super().choose(view, legal_actions)
         self._plans, self._seen_table = {}, None
@@ -126,7 +114,3 @@ class LearnedBot(ExpertBot):
                 out.append(s)
                 kinds.add(k)
         return out
-
-
-def _ruleset(view: Any) -> str:
-    return view.ruleset if hasattr(view, "ruleset") else str(view["ruleset"])

@@ -14,8 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-MODELS = Path(__file__).with_name("models")
-
 
 class ModelError(ValueError):
     """A model file that cannot be used (names the problem)."""

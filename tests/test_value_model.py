@@ -197,3 +197,10 @@ def test_the_measured_jiaxing_candidate_loads() -> None:
     bot = LearnedJiaxing(seed=1)
     assert bot.model is not None and bot.model.features == FEATURES
     assert bot.model.meta["hands"] == 10_000
+
+
+def test_a_model_of_other_inputs_is_refused() -> None:
+    other = ValueModel.from_json({"features": ["a"], "mean": [0], "scale": [1],
+                                  "layers": [{"w": [[1.0]], "b": [0.0]}]})
+    with pytest.raises(ModelError, match="other inputs"):
+        LearnedBot(model=other)

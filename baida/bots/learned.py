@@ -23,8 +23,8 @@ from typing import Any
 from .expert import ActionValue, ExpertBot, Table
 from .planner import Plan
 from .policy import action_tile, action_type
-from .value_features import discard_features
-from .value_model import ValueModel
+from .value_features import FEATURES, discard_features
+from .value_model import ModelError, ValueModel
 
 
 @dataclass(slots=True)
@@ -57,6 +57,8 @@ class LearnedBot(ExpertBot):
         self.explore_rng = random.Random(None if seed is None else seed + 7919)
         self.model = model if model is None or isinstance(model, ValueModel) else (
             ValueModel.load(model))
+        if self.model is not None and self.model.features != FEATURES:
+            raise ModelError("the model reads other inputs than value_features.FEATURES")
         self._plans: dict[int, list[Plan]] = {}
         self._seen_table: Table | None = None
         self.last: LearnedChoice | None = None

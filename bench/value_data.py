@@ -7,7 +7,7 @@ each candidate's ``value_features`` row, which was played, whether by chance, an
 points the seat finally got. The rows of the chance decisions are what lets a model's ranking
 of the candidates be checked without bias (``bench.value_train`` holds some hands out).
 
-    python -m bench.value_data --ruleset jiaxing --hands 12000 --seed-start 8000000 \\
+    python -m bench.value_data --ruleset jiaxing --hands 10000 --seed-start 8000000 \\
         --explore 0.25 --workers 2 --out /tmp/jx_value.npz
 """
 

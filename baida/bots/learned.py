@@ -71,11 +71,10 @@ class LearnedBot(ExpertBot):
     def choose(self, view: Any, legal_actions: Sequence[Any]) -> Any:
         self.last = None
         types = {action_type(a) for a in legal_actions}
-        if (len(legal_actions) == 1 or "discard" not in types
-                or types & {"win", "lazi", "continue", "akong", "bukong"}):
-            return super().choose(view, legal_actions)
         model = self.model
-        if model is None and self.explore == 0.0:
+        if (len(legal_actions) == 1 or "discard" not in types
+                or types & {"win", "lazi", "continue", "akong", "bukong"}
+                or (model is None and self.explore == 0.0)):
             return super().choose(view, legal_actions)
         self._plans, self._seen_table = {}, None
         scored = self.evaluate(view, legal_actions)

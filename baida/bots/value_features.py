@@ -25,7 +25,7 @@ FEATURES: tuple[str, ...] = (
     "plan2_present", "plans", "distance_over_nearest",
     *(f"target_{t}" for t in TARGET_KINDS), "target_triplets",
     "honour", "terminal", "seen_copies", "sheng",
-    "wilds", "melds", "draws_left", "turn",
+    "wilds", "melds", "draws_left", "seat",
     "opp_win_max", "opp_win_sum", "opp_value_max", "opp_melds_max", "opp_fits",
     "opp_pair_threat", "own_pair_threat",
 )
@@ -63,7 +63,7 @@ def discard_features(table: Table, kind: int, plans: Sequence[Plan], valued: Act
         1.0 if kind < 27 and kind % 9 in (0, 8) else 0.0,
         float(seen.visible[kind]),
         1.0 if kind not in seen.discarded_kinds else 0.0,
-        float(seen.wilds), float(len(seen.melds)), float(table.draws), float(seen.turn),
+        float(seen.wilds), float(len(seen.melds)), float(table.draws), float(seen.seat),
         max(chances, default=0.0), sum(chances), max((o.value for o in opps), default=0.0),
         float(max((o.melds_count for o in opps), default=0)),
         float(sum(1 for o in opps if o.fits(kind))),

@@ -192,7 +192,7 @@ def test_other_machines_nodes_are_believed_and_name_the_client_they_forward() ->
     # the client's own forwarding headers are dropped; the owner is told it was forwarded,
     # so that it never forwards the connection a second time
     assert sent == (b"GET /ws/table/3 HTTP/1.1\r\nHost: h\r\nUpgrade: websocket\r\n"
-                    b"X-Forwarded-For: 8.8.8.8\r\nX-Baida-Forwarded: 1\r\n\r\n")
+                    b"X-Forwarded-For: 8.8.8.8\r\nx-baida-forwarded: 1\r\n\r\n")
     assert forwarded_request(b"GET /ws/table/3 HTTP/1.1\r\nHo", "8.8.8.8") == (
         b"GET /ws/table/3 HTTP/1.1\r\nHo")  # a head not all read yet goes as it is
 

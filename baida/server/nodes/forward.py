@@ -61,7 +61,7 @@ def forwarded_request(request: bytes, client: str) -> bytes:
     dropped = (b"x-forwarded-for:", FORWARDED_HEADER.encode() + b":")
     lines = [line for line in head.split(b"\r\n") if not line.lower().startswith(dropped)]
     lines.append(b"X-Forwarded-For: " + client.encode("ascii", "replace"))
-    lines.append(b"X-Baida-Forwarded: 1")
+    lines.append(FORWARDED_HEADER.encode() + b": 1")
     return b"\r\n".join(lines) + sep + rest
 
 

@@ -25,14 +25,15 @@ from baida.bots.learned import LearnedBot
 from baida.bots.value_features import FEATURES
 from baida.engine.round import Round
 
-TOP = 3
+TOP = 3  # candidates per decision: the bots' and the arrays' width
 
 
 def play_hand(args: tuple[str, int, float]) -> list[tuple[Any, ...]]:
     """One hand's decisions: ``(hand, seat, rows, chosen, explored, points)`` each."""
     ruleset, seed, explore = args
     rnd = Round.from_seed(ruleset, seed=engine_seed(seed))
-    bots = [LearnedBot(seed=seed * 4 + s, model=None, explore=explore) for s in range(4)]
+    bots = [LearnedBot(seed=seed * 4 + s, model=None, top=TOP, explore=explore)
+            for s in range(4)]
     decisions = []
     while not rnd.ended:
         seat = rnd.to_act[0]

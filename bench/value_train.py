@@ -11,7 +11,7 @@ hand's decisions are on both sides); on the held-out hands it reports:
   estimate of the policy's points, so the gain and its standard error need no model of the
   rest of the hand.
 
-    python -m bench.value_train /tmp/jx_value.npz --out baida/bots/models/jiaxing_value.json
+    python -m bench.value_train /tmp/jx_value.npz --out bench/models/jiaxing_value_mc.json
 """
 
 from __future__ import annotations

@@ -337,19 +337,13 @@ class HorizonSearch(SearchBot):
         super().__init__(seed=seed, horizon=3)
 
 
-class _LearnedFromFile(LearnedBot):
-    """``LearnedBot`` with the model file ``model_file`` of ``bench/models``."""
-
-    model_file = ""
-
-    def __init__(self, seed: int | None = None) -> None:
-        super().__init__(seed=seed, model=Path(__file__).with_name("models") / self.model_file)
-
-
-class LearnedJiaxing(_LearnedFromFile):
+class LearnedJiaxing(LearnedBot):
     """A candidate measured on 2026-12-06 and not kept: ``expert`` whose choice among its best
     three discards is made by the perceptron trained on 10,000 Jiaxing self-play hands'
     final points (benchmarks-history.md, "A learned value over `expert`'s best discards")."""
 
     name = "learned-jiaxing"
-    model_file = "jiaxing_value_mc.json"
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed=seed,
+                         model=Path(__file__).with_name("models") / "jiaxing_value_mc.json")

@@ -399,3 +399,31 @@ def test_the_guide_can_be_skipped_declined_and_started_again_from_the_rules_page
     other.wait_for_selector(".card.learn")
     assert other.locator(".guide-offer").count() == 0
     assert guide_state(other) == {"status": "declined"}
+
+
+def test_the_discard_lesson_moves_on_when_the_ack_comes_before_the_next_frame(
+    web: Web, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A busy machine draws late: the hall's ack (which clears the answered prompt) may arrive
+    before the guide's next frame, and the answer still counts."""
+    wall = scripted_wall("jiaxing", **JIAXING_HAND)
+    install_scenario(web.hall, monkeypatch, Scenario(
+        config={"hands": 1, "timing": SLOW_BOTS}, wall=wall, policy=mo_qie))
+    page = web.page()
+    page.goto(web.hall.base + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    page.locator(".guide-offer [data-act='guide-start']").click()
+    for step in ("hand", "pattern", "hint"):
+        bubble_step(page, step).locator("[data-act='guide-next']").click()
+    bubble_step(page, "discard")
+    assert wait_prompt(page)["kind"] == "turn"
+    # frames held back 1.5 s from here: the ack comes in long before the guide's next look
+    page.evaluate("""() => {
+      const later = window.requestAnimationFrame.bind(window);
+      window.requestAnimationFrame = (f) => setTimeout(() => later(f), 1500);
+    }""")
+    page.locator(".hand .tile-btn.can[data-face='E']").click()
+    page.wait_for_function("() => window.baidaTable.state.prompt === null", timeout=5000)
+    assert page.locator(".guide-bubble[data-step='discard']").count() == 1  # not drawn yet
+    bubble_step(page, "claim")
+    assert guide_state(page)["step"] == 4

@@ -6,13 +6,15 @@
 // covers the own hand and its buttons, and every step has 跳过. The answer (taken, skipped,
 // finished) is kept in localStorage ("baida.guide"), so the offer is made once; the 玩法 page
 // starts the guide again. The guide reads the table as the page shows it
-// (``window.baidaTable.state`` and the drawn elements) and changes nothing there.
+// (``window.baidaTable.state``, the drawn elements and the ANSWERED event of an answer sent)
+// and changes nothing there.
 
 import { post } from "./api.js";
 import { clear, h, toast } from "./dom.js";
 import { GUIDED_RULESET, RULESET_NAMES } from "./rulesets.js";
 import { gt } from "./guide-i18n.js";
 import { onLangChange } from "./i18n.js";
+import { ANSWERED } from "./table_actions.js";
 
 const KEY = "baida.guide";
 const TOUCH = "(hover: none) and (pointer: coarse)";
@@ -157,16 +159,14 @@ function stop() {
 }
 
 /** Move on by itself once the player has answered a prompt of the step's kind (a discard, a
- * claim or a pass): an answer, not a timeout, which leaves no ``answered`` mark. */
-function autoAdvance(step, index, s) {
-  if (!step.after || !s.prompt) return false;
-  const p = s.prompt;
-  if (!step.after.includes(p.kind)) return false;
-  if (p.answered) {
-    setStep(index + 1);
-    return true;
-  }
-  return false;
+ * claim or a pass) while the step shows: an answer, not a timeout, which sends nothing. Told
+ * by the table as the answer goes, since the hall's ack may clear the prompt before a frame. */
+function onAnswered(event) {
+  const state = guideState();
+  if (!live || !state || state.status !== "running" || live.bubble.hidden) return;
+  const index = Number(state.step) || 0;
+  const step = STEPS[index];
+  if (step && step.after && step.after.includes(event.detail.kind)) setStep(index + 1);
 }
 
 function update() {
@@ -184,7 +184,6 @@ function update() {
     live.bubble.hidden = true;
     return;
   }
-  if (autoAdvance(step, index, s)) return;
   const anchor = step.anchor ? document.querySelector(step.anchor) : null;
   if (anchor) anchor.classList.add("guide-focus");
   draw(step, index, s);
@@ -237,6 +236,7 @@ function place() {
 export function installGuide() {
   window.addEventListener("hashchange", sync);
   window.addEventListener("resize", schedule);
+  window.addEventListener(ANSWERED, onAnswered);
   onLangChange(() => {
     if (live) live.bubble.dataset.key = "";
     schedule();

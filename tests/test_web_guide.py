@@ -278,6 +278,18 @@ def guide_state(page: Any) -> Any:
     return page.evaluate("JSON.parse(localStorage.getItem('baida.guide'))")
 
 
+def lobby_of_first_visit(web: Web, monkeypatch: pytest.MonkeyPatch,
+                         viewport: dict[str, int] = DESKTOP) -> Any:
+    """The lobby of a browser new to the hall, the guide's practice hand scripted."""
+    wall = scripted_wall("jiaxing", **JIAXING_HAND)
+    install_scenario(web.hall, monkeypatch, Scenario(
+        config={"hands": 1, "timing": SLOW_BOTS}, wall=wall, policy=mo_qie))
+    page = web.page(viewport)
+    page.goto(web.hall.base + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    return page
+
+
 def bubble_step(page: Any, step: str) -> Any:
     bubble = page.locator(f".guide-bubble[data-step='{step}']")
     bubble.wait_for(state="visible")
@@ -303,12 +315,7 @@ def clear_of_own_area(page: Any) -> None:
 def test_a_first_time_visitor_is_guided_through_the_first_hand_once(
     web: Web, monkeypatch: pytest.MonkeyPatch, viewport: dict[str, int]
 ) -> None:
-    wall = scripted_wall("jiaxing", **JIAXING_HAND)
-    install_scenario(web.hall, monkeypatch, Scenario(
-        config={"hands": 1, "timing": SLOW_BOTS}, wall=wall, policy=mo_qie))
-    page = web.page(viewport)
-    page.goto(web.hall.base + "/")
-    page.wait_for_selector("body[data-ready='1']")
+    page = lobby_of_first_visit(web, monkeypatch, viewport)
     offer = page.locator(".guide-offer")
     offer.wait_for()
     shot(page, f"guide-offer-zh-{viewport['width']}")
@@ -359,12 +366,7 @@ def test_a_first_time_visitor_is_guided_through_the_first_hand_once(
 def test_the_guide_can_be_skipped_declined_and_started_again_from_the_rules_page(
     web: Web, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    wall = scripted_wall("jiaxing", **JIAXING_HAND)
-    install_scenario(web.hall, monkeypatch, Scenario(
-        config={"hands": 1, "timing": SLOW_BOTS}, wall=wall, policy=mo_qie))
-    page = web.page()
-    page.goto(web.hall.base + "/")
-    page.wait_for_selector("body[data-ready='1']")
+    page = lobby_of_first_visit(web, monkeypatch)
     set_lang(page, "en")
     page.locator(".guide-offer [data-act='guide-start']").click()
     bubble = bubble_step(page, "hand")
@@ -406,12 +408,7 @@ def test_the_discard_lesson_moves_on_when_the_ack_comes_before_the_next_frame(
 ) -> None:
     """A busy machine draws late: the hall's ack (which clears the answered prompt) may arrive
     before the guide's next frame, and the answer still counts."""
-    wall = scripted_wall("jiaxing", **JIAXING_HAND)
-    install_scenario(web.hall, monkeypatch, Scenario(
-        config={"hands": 1, "timing": SLOW_BOTS}, wall=wall, policy=mo_qie))
-    page = web.page()
-    page.goto(web.hall.base + "/")
-    page.wait_for_selector("body[data-ready='1']")
+    page = lobby_of_first_visit(web, monkeypatch)
     page.locator(".guide-offer [data-act='guide-start']").click()
     for step in ("hand", "pattern", "hint"):
         bubble_step(page, step).locator("[data-act='guide-next']").click()

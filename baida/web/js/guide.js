@@ -6,7 +6,7 @@
 // covers the own hand and its buttons, and every step has 跳过. The answer (taken, skipped,
 // finished) is kept in localStorage ("baida.guide"), so the offer is made once; the 玩法 page
 // starts the guide again. The guide reads the table as the page shows it
-// (``window.baidaTable.state``, the drawn elements and the ANSWERED event of an answer sent)
+// (``window.baidaTable.state``, the drawn elements and the ANSWERED event of an answer taken)
 // and changes nothing there.
 
 import { post } from "./api.js";
@@ -159,8 +159,8 @@ function stop() {
 }
 
 /** Move on by itself once the player has answered a prompt of the step's kind (a discard, a
- * claim or a pass) while the step shows: an answer, not a timeout, which sends nothing. Told
- * by the table as the answer goes, since the hall's ack may clear the prompt before a frame. */
+ * claim or a pass) while the step shows: an answer the hall took, not a timeout or a refusal.
+ * Told by the table at the hall's ack, which also clears the prompt, often before a frame. */
 function onAnswered(event) {
   const state = guideState();
   if (!live || !state || state.status !== "running" || live.bubble.hidden) return;

@@ -17,7 +17,7 @@ import { displayName, onLangChange, seatName, t } from "./i18n.js";
 import { play } from "./sound.js";
 import { TableSocket } from "./socket.js";
 import { applyEvent, copyView, viewFromStart } from "./state.js";
-import { makeActions } from "./table_actions.js";
+import { ANSWERED, makeActions } from "./table_actions.js";
 import { makeChrome } from "./table_chrome.js";
 import { makeHand } from "./table_hand.js";
 import { makeSettle } from "./table_settle.js";
@@ -131,8 +131,11 @@ export function mountTable(main, app, tableId, { autoplay = false, sit = false }
           announce(t("table.timeout"));
         }
         break;
-      case "ack":
-        if (s.prompt && s.prompt.seq === m.seq) s.prompt = null;
+      case "ack":  // the answer is taken (a refused one is answered "refused")
+        if (s.prompt && s.prompt.seq === m.seq) {
+          window.dispatchEvent(new CustomEvent(ANSWERED, { detail: { kind: s.prompt.kind } }));
+          s.prompt = null;
+        }
         break;
       case "refused":
         if (s.prompt && s.prompt.answered && m.id === s.prompt.answered) s.prompt.answered = null;

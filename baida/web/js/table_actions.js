@@ -12,8 +12,8 @@ import { sortFaces } from "./faces.js";
 import { tileImg } from "./widgets.js";
 
 const KONGS = ["mkong", "akong", "bukong"];
-/** Dispatched on ``window`` as an answer is sent, with ``{kind}`` (the prompt's): the one sign of
- * an answer that lasts, where ``s.prompt.answered`` lives only until the hall's ack. */
+/** Dispatched on ``window`` when the hall takes an answer (its ack), with ``{kind}`` (the
+ * prompt's): the one sign of an answer that lasts, since the ack also clears the prompt. */
 export const ANSWERED = "baida:answered";
 const WIN_TYPES = new Set(["win", "lazi"]);
 const ARM_MS = 3000;  // a claim key acts on its second press within this time
@@ -34,7 +34,6 @@ export function makeActions(T) {
     // not sent (the connection is down): the prompt stays open, to answer once it is back
     if (!T.send({ type: "act", seq: s.prompt.seq, action, id })) return;
     s.prompt.answered = id;
-    window.dispatchEvent(new CustomEvent(ANSWERED, { detail: { kind: s.prompt.kind } }));
     s.armed = null;
     s.lifted = null;
     closePromptModal();

@@ -164,9 +164,14 @@ function stop() {
 function onAnswered(event) {
   const state = guideState();
   if (!live || !state || state.status !== "running" || live.bubble.hidden) return;
-  const index = Number(state.step) || 0;
+  const index = stepIndex(state);
   const step = STEPS[index];
-  if (step && step.after && step.after.includes(event.detail.kind)) setStep(index + 1);
+  if (step.after && step.after.includes(event.detail.kind)) setStep(index + 1);
+}
+
+/** The saved step, as an index into STEPS. */
+function stepIndex(state) {
+  return Math.max(0, Math.min(STEPS.length - 1, Number(state.step) || 0));
 }
 
 function update() {
@@ -176,7 +181,7 @@ function update() {
     return;
   }
   const s = window.baidaTable && window.baidaTable.state;
-  const index = Math.max(0, Math.min(STEPS.length - 1, Number(state.step) || 0));
+  const index = stepIndex(state);
   const step = STEPS[index];
   const dealt = Boolean(s && s.view && s.seat !== null && s.view.phase !== "ended" && document.querySelector(".hand"));
   for (const el of document.querySelectorAll(".guide-focus")) el.classList.remove("guide-focus");

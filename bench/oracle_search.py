@@ -16,7 +16,7 @@ the arena's duplicate sets); a set's difference is the cheat's mean points per h
 ``expert``'s. If even the ``all`` cheat is not far ahead of ``expert``, better samples cannot
 make the honest search strong: its candidates and its rollouts are the limit.
 
-    python -m bench.oracle_search --ruleset jiaxing --knows all --sets 400 --seed-start 9300000
+    python -m bench.oracle_search --ruleset jiaxing --knows all --sets 300 --seed-start 9300000
 
 A diagnostic only: no player of the hall can see what these bots see.
 """

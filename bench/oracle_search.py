@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import copy
-import math
 import random
 import statistics
 import time
@@ -37,6 +36,7 @@ from typing import Any
 from baida.bots.arena import engine_seed
 from baida.bots.expert import ExpertBot
 from baida.bots.search import SearchBot
+from baida.bots.stats import mean_ci, percentile
 from baida.engine.round import Round
 from baida.engine.views import View
 
@@ -148,16 +148,15 @@ def _job(args: tuple[str, int, str]) -> SetResult:
 
 
 def summary(results: Sequence[SetResult]) -> str:
-    n = len(results)
     diffs = [r.difference for r in results]
-    mean = statistics.fmean(diffs)
-    half = 1.96 * statistics.stdev(diffs) / math.sqrt(n) if n > 1 else math.inf
-    seat_hands = 4 * n
-    ms = sorted(ms for r in results for ms in r.decisions_ms)
-    median = ms[len(ms) // 2] if ms else 0.0
+    ci = mean_ci(diffs)  # the arena's interval (t-based; 1.96 from 121 sets on)
+    spread = statistics.stdev(diffs) if len(diffs) > 1 else 0.0
+    seat_hands = 4 * len(results)
+    ms = [ms for r in results for ms in r.decisions_ms]
+    median = percentile(ms, 50) if ms else 0.0
     return (
-        f"{n} sets: oracle − expert {mean:+.3f} [{mean - half:+.3f}, {mean + half:+.3f}] "
-        f"points per hand (set SD {statistics.stdev(diffs) if n > 1 else 0:.2f}); "
+        f"{ci.n} sets: oracle − expert {ci.mean:+.3f} [{ci.low:+.3f}, {ci.high:+.3f}] "
+        f"points per hand (set SD {spread:.2f}); "
         f"wins {sum(r.oracle_wins for r in results) / seat_hands:.1%} / "
         f"{sum(r.expert_wins for r in results) / seat_hands:.1%} of seat-hands; "
         f"overrides {sum(r.overrides for r in results) / seat_hands:.3f} per seat-hand; "

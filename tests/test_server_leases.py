@@ -105,3 +105,17 @@ async def test_nodes_of_one_machine_wait_for_a_sibling_that_is_starting(store: S
     await node0.refresh()
     await node0.refresh()
     assert node0.to_claim() == [t for t in ids if t % 2 == 0]  # node-1 is not up yet
+
+    # node-1 comes up: node-0 has been seeing its tables unowned for a while, yet it gives
+    # node-1 the whole patience from the read that first sees it up (node-1 takes its share
+    # one table at a time, so taking at once would race it and win some)
+    node1 = LeaseKeeper(NodeRole(1, 2, Path("/x"), "", ""), read, ttl=5.0, grace=0.0)
+    await node1.renew()
+    odd = [t for t in ids if t % 2 == 1]
+    for _ in range(1 + int(node0.grace)):  # patience: 2 + grace reads
+        await node0.refresh()
+        assert not set(node0.to_claim()) & set(odd)
+    await node0.refresh()
+    assert set(odd) <= set(node0.to_claim())  # node-1 up yet still not taking: anyone may
+    await node1.refresh()
+    assert node1.to_claim(starting=True) == odd

@@ -85,8 +85,12 @@ class LeaseKeeper:
         self.addresses = {n.name: n.address for n in live if n.address}
         self.draining = {n.name for n in seen.nodes if n.draining}
         self.unowned = seen.unowned
-        self._never_leased = {t: self._never_leased.get(t, 0) + 1
-                              for t, e in self.unowned.items() if e is None}
+        # a table waiting for a sibling that is starting is not counted: the patience of
+        # ``to_claim`` runs from the read that first sees its preferred node up, so the
+        # sibling has that long to take its share before anyone else may
+        self._never_leased = {
+            t: 0 if self._sibling_starting(self.preferred(t)) else self._never_leased.get(t, 0) + 1
+            for t, e in self.unowned.items() if e is None}
 
     def preferred(self, table_id: int) -> str | None:
         role = self.role
@@ -125,7 +129,7 @@ class LeaseKeeper:
         """Whether ``node`` is a node of this machine's ``--nodes N`` not started yet."""
         role = self.role
         return (role.given_name is None and role.count > 1 and node is not None
-                and node not in self.alive
+                and node != self.name and node not in self.alive
                 and time.monotonic() - self.started < STARTING_SECONDS)
 
     async def acquire(self, table_id: int) -> int | None:

@@ -119,3 +119,39 @@ async def test_nodes_of_one_machine_wait_for_a_sibling_that_is_starting(store: S
     assert set(odd) <= set(node0.to_claim())  # node-1 up yet still not taking: anyone may
     await node1.refresh()
     assert node1.to_claim(starting=True) == odd
+
+
+async def test_a_restarted_sibling_gets_its_expired_tables_back_first(store: Store) -> None:
+    """A whole machine restarts: node-1's tables were leased before and have expired. The new
+    node-0 leaves them while node-1 is down (it is starting) and for the patience after it is
+    first seen up, then takes whatever node-1 has not."""
+    ids = tables(store, 6)
+    odd = [t for t in ids if t % 2 == 1]
+
+    async def read(fn: Any) -> Any:
+        return fn(store)
+
+    def node(index: int) -> LeaseKeeper:
+        return LeaseKeeper(NodeRole(index, 2, Path("/x"), "", ""), read, ttl=5.0, grace=1.0)
+
+    before = node(1)
+    for t in odd:
+        assert await before.acquire(t) is not None
+    await before.stop()  # the leases expire now: the tables are unowned, leased before
+
+    node0 = node(0)
+    await node0.renew()
+    for _ in range(3):
+        await node0.refresh()
+        assert not set(node0.to_claim(starting=True)) & set(odd)
+    assert all(node0.unowned[t] is not None for t in odd)  # expired, not never leased
+
+    node1 = node(1)
+    await node1.renew()
+    for _ in range(node0.patience - 1):
+        await node0.refresh()
+        assert not set(node0.to_claim()) & set(odd)
+    await node1.refresh()
+    assert node1.to_claim(starting=True) == odd
+    await node0.refresh()  # up for the whole patience: had node-1 not taken them, node-0 would
+    assert set(odd) <= set(node0.to_claim())

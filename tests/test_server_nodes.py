@@ -340,8 +340,9 @@ async def test_a_hall_of_two_nodes(tmp_path: Path, redis_url: str) -> None:
             await c.close()
         assert stop(proc) == 0
 
-    # a restart: the same tables, each owned again by one of the nodes (which one depends
-    # on which node claims first as they start: a node up first may take them all)
+    # a restart: the same tables, each owned again by one of the nodes (normally node
+    # id mod 2: node-0 leaves node-1's tables while node-1 starts and for a few renewals
+    # after; a node-1 slower than that on a loaded machine leaves some to node-0)
     proc = start_nodes(data, port, redis_url, prefix)
     try:
         c = Client(hall)  # type: ignore[arg-type]

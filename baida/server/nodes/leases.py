@@ -55,6 +55,7 @@ class LeaseKeeper:
         self.draining: set[str] = set()
         self.unowned: dict[int, float | None] = {}
         self._never_leased: dict[int, int] = {}  # table -> reads in a row it was seen so
+        self._up_for: dict[str, int] = {}  # live node -> reads in a row it was seen alive
         self.renewed_at: float | None = None  # the database's time of the last renewal
         self.started = time.monotonic()
 
@@ -82,15 +83,12 @@ class LeaseKeeper:
         self.owners = {r.table_id: r.owner for r in seen.leases if r.expires > now}
         live = [n for n in seen.nodes if n.expires > now]
         self.alive = {n.name for n in live}
+        self._up_for = {n: self._up_for.get(n, 0) + 1 for n in self.alive}
         self.addresses = {n.name: n.address for n in live if n.address}
         self.draining = {n.name for n in seen.nodes if n.draining}
         self.unowned = seen.unowned
-        # a table waiting for a sibling that is starting is not counted: the patience of
-        # ``to_claim`` runs from the read that first sees its preferred node up, so the
-        # sibling has that long to take its share before anyone else may
-        self._never_leased = {
-            t: 0 if self._sibling_starting(self.preferred(t)) else self._never_leased.get(t, 0) + 1
-            for t, e in self.unowned.items() if e is None}
+        self._never_leased = {t: self._never_leased.get(t, 0) + 1
+                              for t, e in self.unowned.items() if e is None}
 
     def preferred(self, table_id: int) -> str | None:
         role = self.role
@@ -109,7 +107,7 @@ class LeaseKeeper:
         if self.is_draining:
             return []
         out = []
-        patience = 2 + int(self.grace)
+        patience = self.patience
         for table, expired_for in sorted(self.unowned.items()):
             if table in self.epochs:
                 continue
@@ -125,12 +123,21 @@ class LeaseKeeper:
                 out.append(table)
         return out
 
+    @property
+    def patience(self) -> int:
+        """Reads a table waits for its preferred node before another node may take it."""
+        return 2 + int(self.grace)
+
     def _sibling_starting(self, node: str | None) -> bool:
-        """Whether ``node`` is a node of this machine's ``--nodes N`` not started yet."""
+        """Whether ``node`` is a node of this machine's ``--nodes N`` that is not started yet,
+        or has been seen up for fewer than ``patience`` reads: it takes its share one table at
+        a time as it starts, and another node taking them meanwhile would race it."""
         role = self.role
-        return (role.given_name is None and role.count > 1 and node is not None
-                and node != self.name and node not in self.alive
-                and time.monotonic() - self.started < STARTING_SECONDS)
+        if role.given_name is not None or role.count < 2 or node is None or node == self.name:
+            return False
+        if node in self.alive:
+            return self._up_for.get(node, 0) < self.patience
+        return time.monotonic() - self.started < STARTING_SECONDS
 
     async def acquire(self, table_id: int) -> int | None:
         """Take the table's lease: its epoch, or None if another node holds it."""

@@ -112,7 +112,7 @@ async def test_nodes_of_one_machine_wait_for_a_sibling_that_is_starting(store: S
     node1 = LeaseKeeper(NodeRole(1, 2, Path("/x"), "", ""), read, ttl=5.0, grace=0.0)
     await node1.renew()
     odd = [t for t in ids if t % 2 == 1]
-    for _ in range(1 + int(node0.grace)):  # patience: 2 + grace reads
+    for _ in range(node0.patience - 1):
         await node0.refresh()
         assert not set(node0.to_claim()) & set(odd)
     await node0.refresh()

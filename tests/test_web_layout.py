@@ -193,6 +193,63 @@ def test_a_wenling_hand_full_of_claims_fits_the_window(
     assert sum(melds) >= 4, melds
 
 
+# The top bar is one row at every size: each control shows whole (only the table's title may
+# end in an ellipsis), inside the window and the bar, beside the others, never over them.
+TOPBAR = """() => {
+  const W = window.innerWidth;
+  const bar = document.getElementById('topbar').getBoundingClientRect();
+  const shown = [...document.querySelectorAll('#topbar :is(a, button, .balance, .table-title)')]
+    .filter((e) => e.getClientRects().length);
+  const out = [];
+  const name = (e) => (e.innerText || e.getAttribute('aria-label') || e.tagName).slice(0, 16);
+  const boxes = shown.map((e) => [e, e.getBoundingClientRect()]);
+  for (const [e, r] of boxes) {
+    if (r.left < -1 || r.right > W + 1 || r.top < bar.top - 1 || r.bottom > bar.bottom + 1) {
+      out.push(`${name(e)} outside: ${[r.left, r.top, r.right, r.bottom].map(Math.round)}`);
+    }
+    if (!e.matches('.table-title') && e.scrollWidth > e.clientWidth + 1) {
+      out.push(`${name(e)} cut: ${e.scrollWidth} > ${e.clientWidth}`);
+    }
+  }
+  const tops = boxes.map(([, r]) => r.top), bottoms = boxes.map(([, r]) => r.bottom);
+  if (Math.max(...tops) >= Math.min(...bottoms)) {
+    out.push(`two rows: bar ${Math.round(bar.height)} px`);
+  }
+  boxes.forEach(([a, p], i) => boxes.slice(i + 1).forEach(([b, q]) => {
+    const apart = p.right <= q.left + 1 || q.right <= p.left + 1
+      || p.bottom <= q.top + 1 || q.bottom <= p.top + 1;
+    if (!apart && !a.contains(b) && !b.contains(a)) out.push(`${name(a)} over ${name(b)}`);
+  }));
+  return out;
+}"""
+BAR_SIZES = [(360, 640), (375, 740), (412, 915), (740, 375), (768, 1024), (1280, 800)]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_top_bar_is_one_row_from_a_phone_to_a_desktop_in_both_languages(
+    web: Web, lang: str
+) -> None:
+    page = web.page({"width": 375, "height": 740})
+    enter_as_guest(page, web.hall.base)
+    page.wait_for_selector(".table-row")
+    if lang == "en":
+        page.locator("#lang-toggle").click()
+
+    def check(screen: str) -> None:
+        for width, height in BAR_SIZES:
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_function("document.getElementById('topbar').getBoundingClientRect()"
+                                   f".width === {width}")
+            problems = page.evaluate(TOPBAR)
+            assert not problems, (screen, lang, width, height, problems)
+
+    check("lobby")
+    page.set_viewport_size({"width": 375, "height": 740})
+    quick_play(page, "wenling")
+    check("table")
+    shot(page, f"table-wenling-{lang}-bar-1280")
+
+
 HAND_TILE = "document.querySelector('.hand .tile-btn').getBoundingClientRect().width"
 
 

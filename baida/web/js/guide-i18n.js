@@ -7,6 +7,7 @@ import { lang } from "./i18n.js";
 const STRINGS = {
   // the 玩法 button and page
   "rules.button": ["玩法", "How to play"],
+  "rules.button_short": ["玩法", "Rules"],
   "rules.button_label": ["玩法说明（不离开牌桌）", "How to play (stays at the table)"],
   "rules.title": ["玩法", "How to play"],
   "rules.tab.jiaxing": ["嘉兴台头和", "Jiaxing"],

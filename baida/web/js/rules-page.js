@@ -243,6 +243,8 @@ export function openRulesPanel(app, table) {
 
 /** The 玩法 button of a table's bar. */
 export function rulesButton(app, table) {
-  return h("button", { type: "button", class: "btn rules-button", dataset: { act: "rules" }, "aria-label": gt("rules.button_label"), title: gt("rules.button_label"),
-    onclick: () => openRulesPanel(app, table) }, gt("rules.button"));
+  return h("button", { type: "button", class: "btn btn-bar rules-button", dataset: { act: "rules" }, "aria-label": gt("rules.button_label"), title: gt("rules.button_label"),
+    onclick: () => openRulesPanel(app, table) },
+  h("span", { class: "label-long", "aria-hidden": "true" }, gt("rules.button")),
+  h("span", { class: "label-short", "aria-hidden": "true" }, gt("rules.button_short")));
 }

@@ -223,6 +223,21 @@ TOPBAR = """() => {
   return out;
 }"""
 BAR_SIZES = [(360, 640), (375, 740), (412, 915), (740, 375), (768, 1024), (1280, 800)]
+# An open dialog lies inside the window, and everything in it inside the dialog.
+DIALOG_INSIDE = """(selector) => {
+  const W = window.innerWidth, H = window.innerHeight;
+  const box = document.querySelector(selector);
+  const d = box.getBoundingClientRect();
+  const out = [];
+  if (d.left < -1 || d.top < -1 || d.right > W + 1 || d.bottom > H + 1) out.push('the dialog');
+  for (const e of box.querySelectorAll('*')) {
+    const r = e.getBoundingClientRect();
+    if (r.width && (r.left < d.left - 1 || r.right > d.right + 1)) {
+      out.push(`${e.tagName}.${e.className}: ${Math.round(r.left)}-${Math.round(r.right)}`);
+    }
+  }
+  return out;
+}"""
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
@@ -248,6 +263,15 @@ def test_the_top_bar_is_one_row_from_a_phone_to_a_desktop_in_both_languages(
     quick_play(page, "wenling")
     check("table")
     shot(page, f"table-wenling-{lang}-bar-1280")
+    for width, height in BAR_SIZES[:4]:  # the table's particulars and 离开's question
+        page.set_viewport_size({"width": width, "height": height})
+        for button, dialog in (("[data-act='table-info']", ".modal"), (".table-leave", ".modal")):
+            page.locator(f"#topbar {button}").click()
+            page.wait_for_selector(dialog)
+            problems = page.evaluate(DIALOG_INSIDE, dialog)
+            assert not problems, (button, lang, width, height, problems)
+            page.keyboard.press("Escape")
+            page.wait_for_selector(dialog, state="detached")
 
 
 HAND_TILE = "document.querySelector('.hand .tile-btn').getBoundingClientRect().width"

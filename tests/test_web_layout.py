@@ -3,7 +3,9 @@ rulesets where at every turn and every claim prompt the hand, the action bar and
 lie inside the window and nothing scrolls (a Jiaxing hand scripted to a 三摊 warning and a 承包
 pair, a Wenling hand played to the wall's end with bots that claim all they can); the
 settlement's 继续 in view. On a touch screen one tap lifts a tile and a second one discards it.
-A Wenling settlement says who paid whom. Screenshots of every size go to tests/artifacts/web/."""
+A Wenling settlement says who paid whom. The top bar is one row from a phone to a desktop in both
+languages, and its dialogs and the 记录 panel fit. Screenshots of every size go to
+tests/artifacts/web/."""
 
 from __future__ import annotations
 
@@ -241,7 +243,7 @@ DIALOG_INSIDE = """(selector) => {
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_the_top_bar_is_one_row_from_a_phone_to_a_desktop_in_both_languages(
+def test_the_top_bar_is_one_row_and_what_it_opens_fits_in_both_languages(
     web: Web, lang: str
 ) -> None:
     page = web.page({"width": 375, "height": 740})
@@ -272,6 +274,15 @@ def test_the_top_bar_is_one_row_from_a_phone_to_a_desktop_in_both_languages(
             assert not problems, (button, lang, width, height, problems)
             page.keyboard.press("Escape")
             page.wait_for_selector(dialog, state="detached")
+    # 记录 on a landscape phone: the log shows whole lines (the panel scrolls, the log does not
+    # shrink under its lines)
+    page.set_viewport_size({"width": 740, "height": 375})
+    page.locator("#topbar [data-act='toggle-side']").click()
+    page.wait_for_selector(".table-side .log li")
+    shown, lines = page.evaluate(
+        "(() => { const log = document.querySelector('.table-side .log');"
+        " return [log.clientHeight, Math.min(log.scrollHeight, 200)]; })()")
+    assert shown >= lines, (lang, shown, lines)
 
 
 HAND_TILE = "document.querySelector('.hand .tile-btn').getBoundingClientRect().width"

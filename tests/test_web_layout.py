@@ -411,6 +411,14 @@ def test_a_wenling_settlement_shows_every_pairs_payment(
                                ".st-table:not(.st-pw-table) tbody tr td.num.neg").all_inner_texts()
     assert "+24" in shown and "-11" in shown
     assert "你共收 24" in settlement.inner_text()
+    # a column of numbers has its heading over it, aligned as its numbers are
+    misaligned = settlement.locator("table").evaluate_all("""ts => ts.flatMap(t => {
+        const heads = [...t.tHead.rows[0].cells], first = t.tBodies[0].rows[0].cells;
+        return heads.filter((th, i) => first[i].classList.contains('num')
+          && getComputedStyle(th).textAlign !== getComputedStyle(first[i]).textAlign)
+          .map(th => th.innerText);
+    })""")
+    assert not misaligned, misaligned
     shot(page, "settlement-pairwise-wenling-zh-1280")
     page.locator("#lang-toggle").click()
     assert "Who paid whom" in settlement.inner_text()

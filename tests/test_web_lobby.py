@@ -50,10 +50,18 @@ def test_register_sign_in_create_a_table_take_a_seat_and_see_the_silver_history(
     # create a table: Jiaxing without 吃, wins on discards, 银子, 底 2, fee 1, 2 hands, public
     create = page.locator(".card.create")
     create.locator("summary").click()
+    # the form asks only what the ruleset and the stakes use: no 吃 or 抓铳 in Wenling, the fee
+    # only at a 银子 table
+    fee, chi, discard_win = (create.get_by_label(label) for label in (
+        "台费 (每人每局)", "可以吃", "抓铳 (可和别人打出的牌)"))
+    assert not fee.is_visible() and chi.is_visible() and discard_win.is_visible()
+    create.get_by_label("玩法").select_option("wenling")
+    assert not chi.is_visible() and not discard_win.is_visible()
     create.get_by_label("玩法").select_option("jiaxing")
     create.get_by_label("可以吃").uncheck()
     create.get_by_label("抓铳 (可和别人打出的牌)").check()
     create.get_by_label("计分").select_option("silver")
+    assert fee.is_visible()
     create.get_by_label("底分").fill("2")
     create.get_by_label("台费 (每人每局)").fill("1")
     create.get_by_label("局数").fill("2")
@@ -101,6 +109,9 @@ def test_register_sign_in_create_a_table_take_a_seat_and_see_the_silver_history(
     ledger = page.locator(".me-page .card").nth(2)
     ledger.locator("tbody tr").first.wait_for()
     assert "初始银子" in ledger.inner_text() and "+1000" in ledger.inner_text()
+    # one entry and no hand: nothing more to load, so no 更多
+    more = page.locator(".me-page button", has_text="更多")
+    assert more.count() == 2 and not more.first.is_visible() and not more.last.is_visible()
     page.set_viewport_size(PHONE)
     shot(page, f"my-page-zh-{PHONE['width']}")
 

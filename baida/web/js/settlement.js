@@ -128,17 +128,23 @@ function nonwinnerText(items) {
   return parts.length ? parts.join(" · ") : "–";
 }
 
+/** A table's head from ``[text, class]`` pairs: a numeric column's heading ("num") stands
+ * right-aligned over its numbers. */
+function headRow(columns) {
+  return h("thead", {}, h("tr", {}, columns.map(([text, cls]) => h("th", { scope: "col", class: cls }, text))));
+}
+
 function paymentsTable(view, result, ctx) {
   const score = result.score || {};
   const wlTotals = score.totals && typeof score.totals === "object" ? score.totals : null;
   const showItems = Boolean(wlTotals) && result.winner !== null && result.winner !== undefined;
   const silver = ctx.silver || null;
-  const head = [t("st.player")];
-  if (showItems) head.push(t("st.nonwinner"));
-  if (wlTotals) head.push(t("st.points"));
-  head.push(t("st.payment"));
-  if (silver) head.push(t("st.silver"));
-  if (ctx.totals) head.push(t("st.totals"));
+  const head = [[t("st.player"), ""]];
+  if (showItems) head.push([t("st.nonwinner"), ""]);
+  if (wlTotals) head.push([t("st.points"), "num"]);
+  head.push([t("st.payment"), "num"]);
+  if (silver) head.push([t("st.silver"), "num"]);
+  if (ctx.totals) head.push([t("st.totals"), "num"]);
   const rows = [0, 1, 2, 3].map((seat) => {
     const cells = [h("th", { scope: "row", class: seat === ctx.me ? "me" : "" }, who(seat, ctx),
       view.players[seat].gave_up ? ` · ${t("table.gave_up")}` : "")];
@@ -162,7 +168,7 @@ function paymentsTable(view, result, ctx) {
     return h("tr", {}, cells);
   });
   return h("table", { class: "st-table" },
-    h("thead", {}, h("tr", {}, head.map((c) => h("th", { scope: "col" }, c)))),
+    headRow(head),
     h("tbody", {}, rows));
 }
 
@@ -187,7 +193,7 @@ function pairwiseEl(view, result, ctx) {
     h("h3", {}, t("st.pw_title")),
     h("p", { class: "muted st-explain" }, t("st.pw_explain")),
     h("table", { class: "st-pw-table" },
-      h("thead", {}, h("tr", {}, [t("st.pw_who"), t("st.pw_amount"), t("st.pw_how")].map((c) => h("th", { scope: "col" }, c)))),
+      headRow([[t("st.pw_who"), ""], [t("st.pw_amount"), "num"], [t("st.pw_how"), ""]]),
       h("tbody", {}, rows)),
     winner !== null && winner !== undefined ? h("p", { class: "st-pw-share" }, t("st.pw_share", { who: seatName(winner, ctx.me), n: share })) : null);
 }
@@ -316,7 +322,7 @@ export function standingsEl(totals, ctx) {
   const rank = (seat) => 1 + order.filter((x) => totals[x] > totals[seat]).length;
   return h("section", { class: "standings" }, h("h3", {}, t("st.standings")),
     h("table", { class: "standings-table" },
-      h("thead", {}, h("tr", {}, [t("st.rank"), t("st.player"), t("st.totals")].map((c) => h("th", { scope: "col" }, c)))),
+      headRow([[t("st.rank"), "num"], [t("st.player"), ""], [t("st.totals"), "num"]]),
       h("tbody", {}, order.map((seat) => h("tr", { class: seat === ctx.me ? "me" : "", dataset: { seat: String(seat) } },
         h("td", { class: "num rank" }, String(rank(seat))),
         h("th", { scope: "row" }, who(seat, ctx)),

@@ -16,6 +16,7 @@ from web_support import (
     DESKTOP,
     PHONE,
     SANTAN,
+    TOPBAR,
     LiveHall,
     Scenario,
     Web,
@@ -454,6 +455,9 @@ def test_a_reload_and_a_dropped_connection_resume_the_same_view(
     watcher.wait_for_selector(".board")
     assert watcher.locator(".badge-watch").count() == 1 and watcher.locator(".hand").count() == 0
     assert watcher.evaluate("window.baidaTable.state.view.players.every(p => p.concealed === null)")
+    for width in (360, PHONE["width"]):  # the watcher's bar (with 观战中) is one row too
+        watcher.set_viewport_size({"width": width, "height": PHONE["height"]})
+        assert not watcher.evaluate(TOPBAR), width
     shot(watcher, f"spectator-zh-{PHONE['width']}")
 
 

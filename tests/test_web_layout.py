@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from web_support import (
     SANTAN,
+    TOPBAR,
     ConsoleWatch,
     Scenario,
     Web,
@@ -195,35 +196,6 @@ def test_a_wenling_hand_full_of_claims_fits_the_window(
     assert sum(melds) >= 4, melds
 
 
-# The top bar is one row at every size: each control shows whole (only the table's title may
-# end in an ellipsis), inside the window and the bar, beside the others, never over them.
-TOPBAR = """() => {
-  const W = window.innerWidth;
-  const bar = document.getElementById('topbar').getBoundingClientRect();
-  const shown = [...document.querySelectorAll('#topbar :is(a, button, .balance, .table-title)')]
-    .filter((e) => e.getClientRects().length);
-  const out = [];
-  const name = (e) => (e.innerText || e.getAttribute('aria-label') || e.tagName).slice(0, 16);
-  const boxes = shown.map((e) => [e, e.getBoundingClientRect()]);
-  for (const [e, r] of boxes) {
-    if (r.left < -1 || r.right > W + 1 || r.top < bar.top - 1 || r.bottom > bar.bottom + 1) {
-      out.push(`${name(e)} outside: ${[r.left, r.top, r.right, r.bottom].map(Math.round)}`);
-    }
-    if (!e.matches('.table-title') && e.scrollWidth > e.clientWidth + 1) {
-      out.push(`${name(e)} cut: ${e.scrollWidth} > ${e.clientWidth}`);
-    }
-  }
-  const tops = boxes.map(([, r]) => r.top), bottoms = boxes.map(([, r]) => r.bottom);
-  if (Math.max(...tops) >= Math.min(...bottoms)) {
-    out.push(`two rows: bar ${Math.round(bar.height)} px`);
-  }
-  boxes.forEach(([a, p], i) => boxes.slice(i + 1).forEach(([b, q]) => {
-    const apart = p.right <= q.left + 1 || q.right <= p.left + 1
-      || p.bottom <= q.top + 1 || q.bottom <= p.top + 1;
-    if (!apart && !a.contains(b) && !b.contains(a)) out.push(`${name(a)} over ${name(b)}`);
-  }));
-  return out;
-}"""
 BAR_SIZES = [(360, 640), (375, 740), (412, 915), (740, 375), (768, 1024), (1280, 800)]
 # An open dialog lies inside the window, and everything in it inside the dialog.
 DIALOG_INSIDE = """(selector) => {

@@ -45,6 +45,36 @@ STANDING = (
     StandingTables("wenling", 1),
 )
 
+# The top bar is one row at every size: each control shows whole (only the table's title may
+# end in an ellipsis), inside the window and the bar, beside the others, never over them.
+TOPBAR = """() => {
+  const W = window.innerWidth;
+  const bar = document.getElementById('topbar').getBoundingClientRect();
+  const controls = '#topbar :is(a, button, .balance, .badge, .table-title)';
+  const shown = [...document.querySelectorAll(controls)].filter((e) => e.getClientRects().length);
+  const out = [];
+  const name = (e) => (e.innerText || e.getAttribute('aria-label') || e.tagName).slice(0, 16);
+  const boxes = shown.map((e) => [e, e.getBoundingClientRect()]);
+  for (const [e, r] of boxes) {
+    if (r.left < -1 || r.right > W + 1 || r.top < bar.top - 1 || r.bottom > bar.bottom + 1) {
+      out.push(`${name(e)} outside: ${[r.left, r.top, r.right, r.bottom].map(Math.round)}`);
+    }
+    if (!e.matches('.table-title') && e.scrollWidth > e.clientWidth + 1) {
+      out.push(`${name(e)} cut: ${e.scrollWidth} > ${e.clientWidth}`);
+    }
+  }
+  const tops = boxes.map(([, r]) => r.top), bottoms = boxes.map(([, r]) => r.bottom);
+  if (Math.max(...tops) >= Math.min(...bottoms)) {
+    out.push(`two rows: bar ${Math.round(bar.height)} px`);
+  }
+  boxes.forEach(([a, p], i) => boxes.slice(i + 1).forEach(([b, q]) => {
+    const apart = p.right <= q.left + 1 || q.right <= p.left + 1
+      || p.bottom <= q.top + 1 || q.bottom <= p.top + 1;
+    if (!apart && !a.contains(b) && !b.contains(a)) out.push(`${name(a)} over ${name(b)}`);
+  }));
+  return out;
+}"""
+
 
 def need_chromium() -> None:
     if Path(CHROMIUM).exists():

@@ -312,6 +312,14 @@ def test_on_a_touch_screen_one_tap_lifts_a_tile_and_a_second_tap_discards_it(
     assert page.evaluate("document.body.classList.contains('touch')")
     # no key hints on a touch screen
     assert page.locator(".actions .key:visible, .keys-help:visible").count() == 0
+    # a quick second tap is a tap, never a double-tap zoom; a long press selects no text on the
+    # table, while the chat's input still takes text
+    touch = page.evaluate("""() => {
+        const css = (sel, prop) => getComputedStyle(document.querySelector(sel))[prop];
+        return [css('.hand .tile-btn', 'touchAction'), css('.hand .tile-btn', 'userSelect'),
+                css('.board', 'userSelect'), css('.table-side input', 'userSelect')];
+    }""")
+    assert touch[:3] == ["manipulation", "none", "none"] and touch[3] != "none", touch
     east = page.locator(".hand .tile-btn[data-face='E']")
     east.tap()
     # one tap discards nothing: the tile is lifted and the hint says what it leaves

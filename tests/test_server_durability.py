@@ -155,6 +155,7 @@ async def test_an_escape_that_cannot_be_stored_is_refused_and_pays_once_when_sen
         await hall.quiet([me])
         refusal = me.last("refused")
         assert refusal["code"] == "not_allowed" and "try again" in refusal["message"]
+        assert refusal["reason"] == "leave_not_stored"  # the page says it in its language
         assert actor.seats[0].user is not None and not actor.seats[0].escaped
         assert actor.driver.modes[0].value == "player"  # still theirs, not a bot's
         ledger = hall.runtime.store.ledger

@@ -73,15 +73,16 @@ async def test_bad_messages_are_refused_and_change_nothing(tmp_path: Path) -> No
                      "action": {**legal, "seat": (turn + 1) % 4}}, "malformed"),
             (idle, {"type": "act", "seq": prompt["seq"], "action": legal}, "no_prompt"),
             (idle, {"type": "act", "seq": 1, "action": {"type": "pass"}}, "no_prompt"),
-            (idle, {"type": "sit", "seat": 0}, "not_allowed"),
-            (idle, {"type": "stand"}, "not_allowed"),
-            (idle, {"type": "start"}, "not_allowed"),
+            (idle, {"type": "sit", "seat": 0}, "not_allowed/playing"),
+            (idle, {"type": "stand"}, "not_allowed/escape_to_leave"),
+            (idle, {"type": "start"}, "not_allowed/host_starts"),
         ]
-        for client, message, code in cases:
+        for client, message, code in cases:  # code/reason, where a code covers several cases
             await client.send(message)
             await hall.quiet(clients)
             refusal = client.last("refused")
-            assert refusal["code"] == code, (message, refusal)
+            reason = refusal["reason"]
+            assert refusal["code"] + (f"/{reason}" if reason else "") == code, (message, refusal)
             client.log.remove(refusal)
             assert table_state(hall, table_id) == before, message
         # nobody else heard a thing (but the answers to their own pings)
@@ -265,6 +266,7 @@ async def test_table_chat_phrases_text_and_limits(tmp_path: Path) -> None:
         await watcher.send({"type": "chat", "text": "spectator here"})
         await hall.quiet([*clients, watcher])
         assert watcher.last("refused")["code"] == "not_allowed"
+        assert watcher.last("refused")["reason"] == "spectator_chat"
         phrases = (await watcher.http.get("/api/phrases")).json()["phrases"]
         assert phrases["hello"]["zh"] and phrases["hello"]["en"]
         for c in [*clients, watcher]:

@@ -17,8 +17,8 @@ I18N = Path(__file__).resolve().parents[1] / "baida" / "web" / "js" / "i18n.js"
 
 def _labels() -> dict[str, tuple[str, str]]:
     text = I18N.read_text(encoding="utf-8")
-    pairs = re.findall(r'"((?:badge|ledger|act|err)\.[a-z_]+)":\s*\["([^"]*)",\s*"([^"]*)"\]',
-                       text)
+    pairs = re.findall(
+        r'"((?:badge|ledger|act|err|refused)\.[a-z_]+)":\s*\["([^"]*)",\s*"([^"]*)"\]', text)
     return {key: (zh, en) for key, zh, en in pairs}
 
 
@@ -75,3 +75,43 @@ def test_every_refusal_code_of_the_accounts_has_a_chinese_message() -> None:
     missing = sorted(code for code in codes if f"err.{code}" not in labels)
     assert not missing, f"refusal codes without a message in i18n.js: {missing}"
     assert all(labels[f"err.{c}"][1] == "{msg}" and labels[f"err.{c}"][0] for c in codes)
+
+
+SERVER = Path(__file__).resolve().parents[1] / "baida" / "server"
+# a code as the third argument of a refusal: error(404, "…", "no_hand"), raise ApiError(…),
+# raise HallError("…", "stopping"); a case of a table's refusal: Refused("not_allowed", "…",
+# "seat_taken") (a message may be several literals, over several lines)
+HTTP_CODE = re.compile(r'(?:\berror|ApiError)\(\d+,\s*(?:f?"[^"]*"\s*|BUSY\s*|str\(exc\)\s*)+,'
+                       r'\s*"([a-z_]+)"')
+HALL_CODE = re.compile(r'HallError\((?:f?"[^"]*"\s*)+,\s*"([a-z_]+)"')
+REASON = re.compile(r'Refused\(\s*"[a-z_]+",\s*(?:f?"[^"]*"\s*)+,\s*"([a-z_]+)"\)')
+
+
+def _found(pattern: re.Pattern[str], *paths: Path) -> set[str]:
+    return {code for path in paths for code in pattern.findall(path.read_text(encoding="utf-8"))}
+
+
+def test_every_code_the_lobby_gives_a_player_reads_in_the_pages_language() -> None:
+    """A lobby refusal with a ``code`` (a wrong password, a hand that is not yours, a table
+    that closed) is shown in Chinese on a Chinese page, not in the hall's English."""
+    codes = _found(HTTP_CODE, SERVER / "web" / "api.py") | _found(
+        HALL_CODE, SERVER / "tables" / "hall.py")
+    assert {"wrong_login", "signin_first", "no_hand", "no_room", "busy", "room_codes_limited",
+            "host_limit", "stopping"} <= codes, codes
+    labels = _labels()
+    missing = sorted(code for code in codes if f"err.{code}" not in labels)
+    assert not missing, f"lobby codes without a message in i18n.js: {missing}"
+    assert all(labels[f"err.{c}"][1] == "{msg}" and labels[f"err.{c}"][0] for c in codes)
+
+
+def test_every_refusal_at_a_table_reads_in_the_pages_language() -> None:
+    """A table's ``refused`` is worded by its case (``reason``) or, for the codes an honest page
+    can meet (a claim window that closed, a flood), by its code."""
+    actors = sorted((SERVER / "tables" / "actor").glob("*.py"))
+    reasons = _found(REASON, *actors)
+    assert {"seat_taken", "chat_too_fast", "leave_not_stored", "bots_before_match"} <= reasons
+    labels = _labels()
+    wanted = reasons | {"stale", "no_prompt", "not_offered", "rate_limited"}
+    missing = sorted(key for key in wanted if f"refused.{key}" not in labels)
+    assert not missing, f"refusals without words in i18n.js: {missing}"
+    assert all(labels[f"refused.{k}"][0] and labels[f"refused.{k}"][1] == "{msg}" for k in wanted)

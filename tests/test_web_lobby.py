@@ -42,6 +42,13 @@ def test_register_sign_in_create_a_table_take_a_seat_and_see_the_silver_history(
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     assert page.evaluate("window.signinDrawn") == 1
     assert page.locator("#balance").count() == 0
+    # a wrong password is said in the page's language (the hall's code, not its English)
+    signin.get_by_placeholder("用户名").fill(name)
+    signin.get_by_placeholder("密码").fill(password + "x")
+    signin.get_by_role("button", name="登录", exact=True).click()
+    page.locator(".toast-error", has_text="用户名或密码不对。").wait_for()
+    for watch in web.watches:  # the browser logs the refusal's 401: expected here
+        watch.errors[:] = [e for e in watch.errors if "status of 401" not in e]
     signin.get_by_placeholder("用户名").fill(name)
     signin.get_by_placeholder("密码").fill(password)
     signin.get_by_role("button", name="登录", exact=True).click()

@@ -124,6 +124,9 @@ def test_tuoguan_marker_take_back_and_a_quick_phrase(
     assert page.locator(".chat-lines li b").count() == 0
     assert page.locator(".chat-form input").input_value() == ""
     assert page.evaluate("window.baidaTable.state.chat.at(-1)")["text"] == words
+    # a second message within the second is refused, in the page's language
+    phrase.click()
+    page.locator(".toast-error", has_text="未执行：聊天发得太快了，请稍等。").wait_for()
 
 
 # ------------------------------------------------------------------ a 银子 table

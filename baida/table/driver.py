@@ -48,12 +48,14 @@ class SeatMode(StrEnum):
 
 
 class Refused(Exception):
-    """An answer the table does not take; ``code`` is stable, ``message`` is for a person."""
+    """An answer the table does not take; ``code`` is stable, ``message`` is for a person,
+    ``reason`` (where a code covers several cases) names the case, for a page to translate."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, reason: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.reason = reason
 
 
 NO_PROMPT = "no_prompt"

@@ -182,10 +182,11 @@ class Connection:
             self._flusher.add(self)
 
     def refuse(self, code: str, message: str, table_id: int, id: str | None = None,
-               strike: bool = True) -> None:
+               strike: bool = True, reason: str | None = None) -> None:
         """Answer ``refused``; a bad message counts as a strike, and too many close the
         connection with ``error`` (``misbehaving``)."""
-        self.send({"type": "refused", "code": code, "message": message, "id": id})
+        self.send({"type": "refused", "code": code, "message": message, "id": id,
+                   "reason": reason})
         if strike and self.strike():
             log.warning("user %s at table %s: %d bad messages, disconnected", self.user.id,
                         table_id, self.strikes, extra=fields(

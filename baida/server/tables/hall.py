@@ -110,7 +110,12 @@ DEFAULT_STANDING = (
 
 
 class HallError(ValueError):
-    """A lobby request the hall refuses; the message is for the player."""
+    """A lobby request the hall refuses; the message is for the player, ``code`` for a page
+    that says it in its own words."""
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 class Hall:
@@ -249,7 +254,8 @@ class Hall:
         keeper = self.ownership.keeper
         epoch = await keeper.acquire(row.id)
         if epoch is None:
-            raise HallError("the new table went to another node: open it from the lobby")
+            raise HallError("the new table went to another node: open it from the lobby",
+                            "table_elsewhere")
         return self._spawn(row, Fence(row.id, keeper.name, epoch))
 
     def _lost(self, table_id: int) -> None:
@@ -281,13 +287,14 @@ class Hall:
         """A table a player asked for (validated ``TableConfig`` JSON)."""
         cfg = TableConfig.from_json(request)
         if self.ownership is not None and self.ownership.keeper.is_draining:
-            raise HallError("this server is being stopped: try again in a moment")
+            raise HallError("this server is being stopped: try again in a moment", "stopping")
         mine = {a.id for a in self.tables.values() if a.info.host == host.id and a.status != CLOSED}
         if self.role is not None:  # and at the other nodes (as far as the directory knows)
             mine |= {t["id"] for t in self.directory.descriptions()
                      if t.get("host") == host.id and t.get("status") != CLOSED}
         if len(mine) >= MAX_TABLES_PER_HOST:
-            raise HallError(f"you may host at most {MAX_TABLES_PER_HOST} tables at once")
+            raise HallError(f"you may host at most {MAX_TABLES_PER_HOST} tables at once",
+                            "host_limit")
         return await self._create(cfg, host, player_made=True)
 
     async def quick_play(self, user: User, ruleset: str) -> TableActor:

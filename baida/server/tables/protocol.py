@@ -582,13 +582,13 @@ class Ack(_Out):
 
 
 class Refusal(_Out):
-    """A message the table did not take; nothing changed (``code``: malformed, too_large,
-    rate_limited, no_prompt, stale, not_offered, not_allowed, protocol; ``id``: its own)."""
+    """A message the table did not take, nothing changed (codes, reasons: docs/protocol.md)."""
 
     type: Literal["refused"]
     code: str
     message: str
     id: str | None
+    reason: str | None = None
 
 
 class SeatMode(_Out):

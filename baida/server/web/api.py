@@ -92,7 +92,7 @@ def endpoint(*, auth: bool = False, csrf: bool = True) -> Callable[[Handler], Ha
             request.state.account = found[1] if found else None
             request.state.session = found[2] if found else None
             if auth and found is None:
-                return error(401, "sign in first (or play as a guest)")
+                return error(401, "sign in first (or play as a guest)", "signin_first")
             if unsafe and csrf and found is not None:
                 assert rt.codec is not None
                 token = request.headers.get("x-csrf-token")
@@ -110,17 +110,17 @@ def endpoint(*, auth: bool = False, csrf: bool = True) -> Callable[[Handler], Ha
             except (InvalidRequest, ConfigError, OptionError, HallError) as exc:
                 return error(400, str(exc), getattr(exc, "code", None))
             except AuthenticationFailed:
-                return error(401, "wrong name or password")
+                return error(401, "wrong name or password", "wrong_login")
             except AccountSuspended:
-                return error(403, "this account is suspended")
+                return error(403, "this account is suspended", "suspended")
             except NotFound:
                 return error(404, "not found")
             except StoreError as exc:
                 return error(409, str(exc))
             except HashingBusy as exc:
-                return error(503, str(exc))
+                return error(503, str(exc), "busy")
             except DirectoryUnavailable as exc:  # Redis out, and the answer is not known here
-                response = error(503, str(exc))
+                response = error(503, str(exc), "busy")
                 response.headers["Retry-After"] = "2"
                 return response
 
@@ -220,7 +220,7 @@ async def _own_record(request: Request) -> tuple[int, Any]:
     uid = request.state.account.id
     record = await rt.db.read(lambda s: s.hands.record(hand_id, uid))
     if record is None:
-        raise ApiError(404, "no finished hand of yours with that number")
+        raise ApiError(404, "no finished hand of yours with that number", "no_hand")
     return hand_id, record
 
 
@@ -242,7 +242,7 @@ async def _in_workers(request: Request, doing: str, fn: Callable[..., Any], *arg
     except (EngineError, ValueError) as exc:
         raise ApiError(409, f"this hand cannot be {doing}: {str(exc)[:200]}") from None
     except TimeoutError:
-        raise ApiError(503, BUSY) from None
+        raise ApiError(503, BUSY, "busy") from None
 
 
 async def _own_hand(request: Request) -> tuple[int, Any, Any, int | None]:
@@ -321,7 +321,7 @@ async def waits(request: Request) -> Response:
         except WaitsError as exc:
             return error(400, str(exc))
         except TimeoutError:
-            return error(503, BUSY)
+            return error(503, BUSY, "busy")
         _keep(_WAITS_CACHE, raw, cached, WAITS_CACHE_SIZE)
     return JSONResponse(cached)
 
@@ -362,7 +362,7 @@ async def table(request: Request) -> Response:
     assert rt.hall is not None
     found = rt.hall.describe(_path_int(request, "table_id"))
     if found is None or found.get("private"):
-        return error(404, "no such table")
+        return error(404, "no such table", "no_table")
     return JSONResponse({"table": found})
 
 
@@ -380,7 +380,8 @@ async def _enter_room(request: Request, code: Any) -> Response:
     user = _user(request)
     address = client_address(request)
     if rt.room_limiter.blocked(address, user.id):
-        return error(429, "too many wrong room codes; try again in a few minutes")
+        return error(429, "too many wrong room codes; try again in a few minutes",
+                     "room_codes_limited")
     valid = isinstance(code, str) and 0 < len(code.strip()) <= 16
     found = rt.hall.describe_room(code) if valid else None
     if found is None:
@@ -388,7 +389,7 @@ async def _enter_room(request: Request, code: Any) -> Response:
         if rt.room_limiter.blocked(address, user.id):
             log.warning("user %s: too many wrong room codes", user.id, extra=fields(
                 "room_codes_limited", user=user.id, address=address))
-        return error(404, "no table with that room code")
+        return error(404, "no table with that room code", "no_room")
     rt.hall.admit(found["id"], user)
     return JSONResponse({"table": found})
 
@@ -459,7 +460,7 @@ async def metrics(request: Request) -> Response:
 def _user(request: Request) -> User:
     user = request.state.user
     if user is None:
-        raise ApiError(401, "sign in first (or play as a guest)")
+        raise ApiError(401, "sign in first (or play as a guest)", "signin_first")
     return user
 
 

@@ -1,7 +1,7 @@
 // The page: the top bar (account, 银子, language, sound), the screens by address
 // (#/ lobby, #/table/ID, #/join/CODE (an invite link), #/me, #/hand/ID) and the account.
 
-import { ApiError, get, post, setCsrf } from "./api.js";
+import { get, post, setCsrf } from "./api.js";
 import { closeAll } from "./dialogs.js";
 import { clear, h, toast } from "./dom.js";
 import { installGuide } from "./guide.js";
@@ -125,7 +125,7 @@ function joinRoom(main, code) {
       if (!stopped) location.replace(`#/table/${table.id}?sit=1`);
     } catch (err) {
       if (stopped) return;
-      toast(err instanceof ApiError && err.status === 404 ? t("lobby.no_room") : err.message, "error");
+      toast(err.message, "error");  // a wrong code: err.no_room, in the page's language
       location.replace("#/");
     }
   })();

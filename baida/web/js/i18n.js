@@ -47,6 +47,36 @@ const STRINGS = {
   "err.name_empty": ["名字不能为空。", "{msg}"],
   "err.name_length": ["名字需要 2 到 16 个字符。", "{msg}"],
   "err.name_invalid": ["名字只能包含字母、数字、“_”和“-”：{msg}", "{msg}"],
+  "err.wrong_login": ["用户名或密码不对。", "{msg}"],
+  "err.signin_first": ["请先登录（或以游客身份进入）。", "{msg}"],
+  "err.suspended": ["这个账号已被停用。", "{msg}"],
+  "err.no_hand": ["没有你打过的这一局（或这一局还没打完）。", "{msg}"],
+  "err.no_table": ["没有这张牌桌（也许已经散了）。", "{msg}"],
+  "err.no_room": ["没有这个房间号的牌桌", "{msg}"],
+  "err.room_codes_limited": ["房间号错得太多了，请几分钟后再试。", "{msg}"],
+  "err.host_limit": ["你同时开的牌桌已经到上限了。", "{msg}"],
+  "err.stopping": ["这台服务器正在停机，请稍后再试。", "{msg}"],
+  "err.table_elsewhere": ["新牌桌到了另一台服务器上：请从大厅进入。", "{msg}"],
+  "err.busy": ["大厅正忙，请稍后再试。", "{msg}"],
+  // a table's refusals: by the case (reason) where one code covers several, else by the code
+  "refused.seat_taken": ["这个座位已经有人了。", "{msg}"],
+  "refused.seated_already": ["你已经坐在这张桌上了。", "{msg}"],
+  "refused.playing": ["牌局进行中，不能入座。", "{msg}"],
+  "refused.no_seat": ["你在这张桌上没有座位。", "{msg}"],
+  "refused.left_match": ["你已经离开了这场牌局。", "{msg}"],
+  "refused.escape_to_leave": ["牌局中离开就是逃跑。", "{msg}"],
+  "refused.leave_not_stored": ["暂时记不下你的离开：座位还在，请再试一次。", "{msg}"],
+  "refused.nothing_to_ready": ["现在没有要准备的。", "{msg}"],
+  "refused.host_starts": ["只有房主能在开局前开始。", "{msg}"],
+  "refused.seats_empty": ["要坐满四个人才能开始。", "{msg}"],
+  "refused.not_ready": ["每位玩家都准备好才能开始。", "{msg}"],
+  "refused.bots_before_match": ["开局前由已入座的玩家补机器人。", "{msg}"],
+  "refused.spectator_chat": ["观战时只能看聊天。", "{msg}"],
+  "refused.chat_too_fast": ["聊天发得太快了，请稍等。", "{msg}"],
+  "refused.rate_limited": ["发得太快了，请稍等。", "{msg}"],
+  "refused.stale": ["这一步已经过去了（时间到或已有人先动）。", "{msg}"],
+  "refused.no_prompt": ["现在没有轮到你决定。", "{msg}"],
+  "refused.not_offered": ["现在不能这样做。", "{msg}"],
   // the player's password
   "pw.title": ["修改密码", "Change your password"],
   "pw.current": ["当前密码", "Current password"],
@@ -61,7 +91,6 @@ const STRINGS = {
   "lobby.room": ["输入房间号加入私人牌桌", "Join a private table by its room code"],
   "lobby.room_code": ["房间号", "Room code"],
   "lobby.join": ["加入", "Join"],
-  "lobby.no_room": ["没有这个房间号的牌桌", "No table has that room code"],
   "lobby.tables": ["牌桌", "Tables"],
   "lobby.online": ["在线 {n} 人", "{n} online"],
   "lobby.none": ["暂时没有公开牌桌。", "No public tables yet."],
@@ -460,6 +489,15 @@ export function t(key, fields = {}) {
   if (!pair) return key;
   const template = pair[current === "zh" ? 0 : 1];
   return template.replace(/\{(\w+)\}/g, (m, name) => (name in fields ? String(fields[name]) : m));
+}
+
+/** A table's refusal in the page's language: its case (``reason``) or its code when known,
+ * else the hall's own (English) words. */
+export function refusalWords(refusal) {
+  for (const key of [refusal.reason && `refused.${refusal.reason}`, `refused.${refusal.code}`]) {
+    if (key && STRINGS[key]) return t(key, { msg: refusal.message });
+  }
+  return refusal.message;
 }
 
 /** A tile's full name: 五万, 东风, 春 / 5 Characters, East wind, Spring. */

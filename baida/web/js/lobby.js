@@ -4,7 +4,7 @@
 // tables of one kind shown as one row ("sit at the first free table"), and "return to your
 // table" while a match of yours goes on.
 
-import { ApiError, get, post } from "./api.js";
+import { get, post } from "./api.js";
 import { clear, h, toast } from "./dom.js";
 import { learnCard } from "./guide.js";
 import { counted, displayName, t } from "./i18n.js";
@@ -59,7 +59,7 @@ function roomCard(app) {
       const { table } = await post("/api/rooms", { code: code.value.trim() });
       location.hash = `#/table/${table.id}?sit=1`;
     } catch (err) {
-      toast(err instanceof ApiError && err.status === 404 ? t("lobby.no_room") : err.message, "error");
+      toast(err.message, "error");  // a wrong code: err.no_room, in the page's language
     }
   } }, code, h("button", { type: "submit", class: "btn" }, t("lobby.join")));
   return h("section", { class: "card room" }, h("h2", {}, t("lobby.room")), form);

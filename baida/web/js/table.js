@@ -13,7 +13,7 @@ import { boardEl, fitCentre } from "./board.js";
 import { makeCallouts } from "./callouts.js";
 import { closeAll } from "./dialogs.js";
 import { announce, clear, h, toast } from "./dom.js";
-import { displayName, onLangChange, seatName, t } from "./i18n.js";
+import { displayName, onLangChange, refusalWords, seatName, t } from "./i18n.js";
 import { play } from "./sound.js";
 import { TableSocket } from "./socket.js";
 import { applyEvent, copyView, viewFromStart } from "./state.js";
@@ -139,7 +139,7 @@ export function mountTable(main, app, tableId, { autoplay = false, sit = false }
         break;
       case "refused":
         if (s.prompt && s.prompt.answered && m.id === s.prompt.answered) s.prompt.answered = null;
-        toast(t("table.refused", { msg: m.message }), "error");
+        toast(t("table.refused", { msg: refusalWords(m) }), "error");
         break;
       case "seat_mode":
         onSeatMode(m);

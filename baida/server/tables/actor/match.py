@@ -201,9 +201,9 @@ class MatchLife(Outbox, Storage, BotTurns):
 
     def _on_resume(self, conn: Connection, msg: P.Resume) -> None:
         if conn.seat is None or self.driver is None:
-            raise Refused("not_allowed", "you have no seat in play here")
+            raise Refused("not_allowed", "you have no seat in play here", "no_seat")
         if self.seats[conn.seat].escaped:
-            raise Refused("not_allowed", "you left this match")
+            raise Refused("not_allowed", "you left this match", "left_match")
         seat = conn.seat
         if self.driver.modes[seat] == SeatMode.AUTO:
             self.driver.take_back(seat, self.clock.now())  # everyone is told (seat_mode)

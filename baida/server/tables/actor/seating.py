@@ -19,13 +19,13 @@ class Seating(Escapes):
 
     def _on_sit(self, conn: Connection, msg: P.Sit) -> None:
         if self.status != WAITING:
-            raise Refused("not_allowed", "seats are taken while the table is playing")
+            raise Refused("not_allowed", "seats are taken while the table is playing", "playing")
         if self._seat_of(conn.user.id) is not None:
-            raise Refused("not_allowed", "you already have a seat here")
+            raise Refused("not_allowed", "you already have a seat here", "seated_already")
         free = [i for i, s in enumerate(self.seats) if s.empty]
         seat = msg.seat if msg.seat is not None else (free[0] if free else None)
         if seat is None or seat not in free:
-            raise Refused("not_allowed", "that seat is taken")
+            raise Refused("not_allowed", "that seat is taken", "seat_taken")
         self.post(self._sit_checked, conn, seat)
 
     async def _sit_checked(self, conn: Connection, seat: int) -> None:
@@ -50,7 +50,7 @@ class Seating(Escapes):
     async def _on_stand(self, conn: Connection, msg: P.Stand) -> None:
         seat = conn.seat
         if seat is None:
-            raise Refused("not_allowed", "you have no seat here")
+            raise Refused("not_allowed", "you have no seat here", "no_seat")
         if self.status == WAITING:
             self.seats[seat] = SeatState()
             conn.seat = None
@@ -58,40 +58,42 @@ class Seating(Escapes):
             self._changed()
             return
         if not msg.escape:
-            raise Refused("not_allowed", "leaving during a match is an escape: send escape")
+            raise Refused("not_allowed", "leaving during a match is an escape: send escape",
+                          "escape_to_leave")
         try:
             await self._escape(seat, conn)
         except Exception as exc:  # the store failed: the seat stays; a retry pays once
             log.warning("table %s: an escape from seat %s could not be stored: %s", self.id,
                         seat, exc, exc_info=exc)
             raise Refused("not_allowed", "your leaving could not be recorded just now; you "
-                          "still have your seat; try again") from None
+                          "still have your seat; try again", "leave_not_stored") from None
 
     def _on_ready(self, conn: Connection, msg: P.Ready) -> None:
         seat = conn.seat
         if seat is None or self.status == PLAYING:
-            raise Refused("not_allowed", "nothing to be ready for")
+            raise Refused("not_allowed", "nothing to be ready for", "nothing_to_ready")
         self.seats[seat].ready = msg.ready
         self._changed()
         self._maybe_start()
 
     def _on_start(self, conn: Connection, msg: P.Start) -> None:
         if conn.user.id != self.info.host or self.status != WAITING:
-            raise Refused("not_allowed", "only the host starts, before the match")
+            raise Refused("not_allowed", "only the host starts, before the match", "host_starts")
         if msg.bots:
             self._fill_bots()
         if any(s.empty for s in self.seats):
-            raise Refused("not_allowed", "four seats must be taken")
+            raise Refused("not_allowed", "four seats must be taken", "seats_empty")
         if conn.seat is not None:
             self.seats[conn.seat].ready = True
         if not self._all_ready():
-            raise Refused("not_allowed", "every player must be ready")
+            raise Refused("not_allowed", "every player must be ready", "not_ready")
         self._changed()
         self._maybe_start()
 
     def _on_add_bots(self, conn: Connection, msg: P.AddBots) -> None:
         if self.status != WAITING or conn.seat is None:
-            raise Refused("not_allowed", "bots are added by a seated player before the match")
+            raise Refused("not_allowed", "bots are added by a seated player before the match",
+                          "bots_before_match")
         self._fill_bots()
         self._changed()
         self._maybe_start()

@@ -162,14 +162,14 @@ class TableActor(Seating, Restart):
         except Refused as exc:
             self.metrics.refused(exc.code)
             conn.refuse(exc.code, exc.message, self.id, getattr(message, "id", None),
-                        strike=exc.code in STRIKE_CODES)
+                        strike=exc.code in STRIKE_CODES, reason=exc.reason)
 
     def _on_chat(self, conn: Connection, msg: P.Chat) -> None:
         if conn.seat is None:
-            raise Refused("not_allowed", "spectators read the chat")
+            raise Refused("not_allowed", "spectators read the chat", "spectator_chat")
         text, phrase = chat_text(msg.text, msg.phrase)
         if not self.chat.allow(conn.user.id):
-            raise Refused("rate_limited", "too many chat messages; wait a moment")
+            raise Refused("rate_limited", "too many chat messages; wait a moment", "chat_too_fast")
         out = {"type": "chat", "seat": conn.seat, "name": conn.user.name, "text": text,
                "phrase": phrase}
         self.directory.publish(self.id, out)

@@ -1,7 +1,9 @@
 """The table page when its table is away for a moment (its node restarting, or moving): the
-hall answers 4404 ``no_table`` and the page tries again, saying the table is moving, instead
-of saying it does not exist; it joins the table once it is there, and says it does not exist
-only when the tries are used up. In a real browser against a real hall."""
+hall answers 4404 ``no_table`` and the page tries again instead of saying it does not exist:
+a page that was at the table says the table is moving, a page that never reached it (a link
+opened while the node restarts) says it is looking for it; it joins the table once it is
+there, and says it does not exist only when the tries are used up. In a real browser against
+a real hall."""
 
 from __future__ import annotations
 
@@ -18,12 +20,13 @@ MAKE_TABLE = """async () => {
   return (await r.json()).table.id;
 }"""
 
-MOVING_SAID = """() => {
+SAID = """([conn, words]) => {
   const s = window.baidaTable && window.baidaTable.state;
   const banner = document.querySelector('.banner-conn');
-  return Boolean(s && s.conn === 'moving' && banner
-    && (banner.innerText.includes('moving') || banner.innerText.includes('转移')));
+  return Boolean(s && s.conn === conn && banner && words.some((w) => banner.innerText.includes(w)));
 }"""
+FINDING = ["finding", ["Looking for", "正在寻找"]]
+MOVING = ["moving", ["moving", "转移"]]
 
 
 def next_table_id(web: Web) -> int:
@@ -36,15 +39,23 @@ def test_a_table_that_is_away_is_tried_again_until_it_is_there(web: Web) -> None
     enter_as_guest(page, web.hall.base)
     table_id = next_table_id(web)  # not made yet: where a restarting node's table would be
     page.goto(f"{web.hall.base}/#/table/{table_id}")
-    # each try is 'moving' only until its timer opens the next (200 ms at first): the state
+    # each try is 'finding' only until its timer opens the next (200 ms at first): the state
     # and the banner are read in the same frame
-    page.wait_for_function(MOVING_SAID, timeout=10000)
+    page.wait_for_function(SAID, arg=FINDING, timeout=10000)
     assert page.evaluate("window.baidaTable.state.stopped") in (None, False, "")
     assert page.evaluate(MAKE_TABLE) == table_id  # the table is back
     page.wait_for_function("(s => s.conn === 'open' && s.table)(window.baidaTable.state)",
                            timeout=15000)
     assert page.evaluate("window.baidaTable.state.table.id") == table_id
     assert page.locator(".banner-conn").count() == 0
+    # the table goes away under the page (as when its node restarts): it is moving now
+    hall = web.hall.runtime.hall
+    actor = web.hall.call(lambda: hall.tables.pop(table_id))
+    page.evaluate("window.baidaTable.socket.drop()")
+    page.wait_for_function(SAID, arg=MOVING, timeout=10000)
+    web.hall.call(lambda: hall.tables.__setitem__(table_id, actor))
+    page.wait_for_function("(s => s.conn === 'open' && s.table)(window.baidaTable.state)",
+                           timeout=15000)
 
 
 def test_a_table_that_never_comes_is_said_not_to_exist_at_the_end(web: Web) -> None:

@@ -25,6 +25,7 @@ export class TableSocket {
     this.stopped = false;
     this.timer = null;
     this.everOpen = false;
+    this.welcomed = false;  // the table answered once: a later absence is a move, not a bad link
     const config = globalThis.baidaConfig || {};
     this.heartbeatMs = config.heartbeatMs || HEARTBEAT_MS;
     this.silenceMs = config.silenceMs || SILENCE_MS;
@@ -65,7 +66,10 @@ export class TableSocket {
       if (message.type === "error" && ["replaced", "closed"].includes(message.code)) this.stopped = true;
       // the table is away for a moment: the close that follows decides (see MOVING_MS)
       if (message.type === "error" && ["no_table", "try_again"].includes(message.code)) return;
-      if (message.type === "welcome") this.moving = 0;
+      if (message.type === "welcome") {
+        this.moving = 0;
+        this.welcomed = true;
+      }
       this.onMessage(message);
     });
     ws.addEventListener("close", (event) => {
@@ -73,7 +77,7 @@ export class TableSocket {
       this.ws = null;
       this.stopHeartbeat();
       if (!this.stopped && MOVING_CODES.includes(event.code) && this.moving < this.movingMs.length) {
-        this.onStatus("moving");
+        this.onStatus(this.welcomed ? "moving" : "finding");
         this.timer = setTimeout(() => this.open(), this.movingMs[this.moving]);
         this.moving += 1;
         return;

@@ -78,7 +78,7 @@ export function mountTable(main, app, tableId, { autoplay = false, sit = false }
     if (kind === "open" || kind === "reopened") {
       s.conn = "open";
       s.awaitingSnapshot = true;
-    } else if (kind === "reconnecting" || kind === "moving") {
+    } else if (["reconnecting", "moving", "finding"].includes(kind)) {
       s.conn = kind;
       s.awaitingSnapshot = true;
       s.prompt = null;
@@ -301,7 +301,7 @@ export function mountTable(main, app, tableId, { autoplay = false, sit = false }
     T.chrome.renderBar();
     clear(regions.status);
     if (s.stopped) regions.status.append(T.chrome.stoppedEl());
-    else if (["reconnecting", "connecting", "moving"].includes(s.conn)) regions.status.append(h("div", { class: "banner banner-conn", role: "status" }, t(s.conn === "connecting" ? "loading" : `table.${s.conn}`)));
+    else if (["reconnecting", "connecting", "moving", "finding"].includes(s.conn)) regions.status.append(h("div", { class: "banner banner-conn", role: "status" }, t(s.conn === "connecting" ? "loading" : `table.${s.conn}`)));
     const bar = T.settle.foldedBar();
     if (bar) regions.status.append(bar);
     root.classList.toggle("with-side", wide.matches);

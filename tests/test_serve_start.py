@@ -1,5 +1,7 @@
 """``baida serve`` says ``baida hall: URL`` only once that URL answers: scripts, tests and
-people wait for the line and connect at once. A port that is taken is an error, with no URL."""
+people wait for the line and connect at once. A port that is taken is an error, with no URL;
+so is storage the hall cannot use (a database that refuses, a folder that cannot be written),
+said in one line by ``serve``, ``admin`` and ``nodes`` alike."""
 
 from __future__ import annotations
 
@@ -10,6 +12,8 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+
+import pytest
 
 ANNOUNCED = "baida hall: "
 
@@ -69,3 +73,41 @@ def test_a_taken_port_is_an_error_and_no_url_is_printed(tmp_path: Path) -> None:
     assert proc.returncode != 0
     assert ANNOUNCED not in out, out[-2000:]
     assert "address already in use" in out.lower(), out[-2000:]
+
+
+def _refused_port() -> int:
+    """A loopback port nothing listens on (bound, then let go)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.parametrize("command, flags, said", [
+    ("serve", ["--database", "postgresql+psycopg://hall:secret@127.0.0.1:{port}/hall"],
+     "baida serve: cannot open the database postgresql+psycopg://hall:***@127.0.0.1:{port}/hall:"),
+    ("serve", ["--nodes", "2", "--database", "mysql://hall@db/hall"],
+     "baida serve: unsupported database 'mysql'"),
+    ("serve", ["--data", "{tmp}/file/hall"], "baida serve: cannot write to the data folder"),
+    ("serve", ["--database", "{tmp}/file/hall.db"],
+     "baida serve: cannot write to the database's folder"),
+    ("admin", ["--database", "postgresql+psycopg://hall@127.0.0.1:{port}/hall", "check"],
+     "baida admin: cannot open the database postgresql+psycopg://hall@127.0.0.1:{port}/hall:"),
+    ("nodes", ["--database", "postgresql+psycopg://hall@127.0.0.1:{port}/hall", "list"],
+     "baida nodes: cannot open the database postgresql+psycopg://hall@127.0.0.1:{port}/hall:"),
+])
+def test_storage_that_cannot_be_used_is_one_line_not_a_traceback(
+    tmp_path: Path, command: str, flags: list[str], said: str
+) -> None:
+    """The operator reads what is wrong (a database that refuses, a kind the hall does not
+    speak, a folder that cannot be written; never the password) and the command stops, 2."""
+    (tmp_path / "file").write_text("a file where a folder should be")
+    fill = {"port": _refused_port(), "tmp": tmp_path}
+    cmd = [sys.executable, "-m", "baida.cli", command, *(f.format(**fill) for f in flags)]
+    if command == "serve":
+        cmd += ["--port", str(_refused_port()), "--no-warm-up", "--bot-workers", "0"]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(said.format(**fill)), done.stderr
+    assert "Traceback" not in done.stdout + done.stderr and "secret" not in done.stderr
+    assert ANNOUNCED not in done.stdout

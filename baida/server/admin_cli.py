@@ -38,6 +38,12 @@ def run(args: argparse.Namespace) -> int:
     if not args.database and not (data / "hall.db").exists():
         print(f"baida admin: no hall database in {data}", file=sys.stderr)
         return 2
+    from .store.preflight import database_problem
+
+    problem = database_problem(url)
+    if problem is not None:
+        print(f"baida admin: {problem}", file=sys.stderr)
+        return 2
     store = Store(url)
     try:
         store.migrate()

@@ -31,7 +31,14 @@ def run(args: argparse.Namespace) -> int:
     if not args.database and not (data / "hall.db").exists():
         print(f"baida nodes: no hall database in {data}", file=sys.stderr)
         return 2
-    store = Store(args.database or str(data / "hall.db"))
+    from .store.preflight import database_problem
+
+    url = args.database or str(data / "hall.db")
+    problem = database_problem(url)
+    if problem is not None:
+        print(f"baida nodes: {problem}", file=sys.stderr)
+        return 2
+    store = Store(url)
     try:
         store.migrate()
         if args.nodes_command == "list":

@@ -207,11 +207,18 @@ def run(args: argparse.Namespace) -> int:
     if problem is not None:
         print(f"baida serve: {problem}", file=sys.stderr)
         return 2
+    settings = settings_from(args)
+    if args.node_index is None:  # the supervisor or a lone hall: its nodes inherit a good one
+        from .store.preflight import database_problem, folder_problem
+
+        problem = folder_problem(settings.data_dir) or database_problem(settings.database_url)
+        if problem is not None:
+            print(f"baida serve: {problem}", file=sys.stderr)
+            return 2
     setup_logging(args.log_format, args.log_level)
     from .web.client_limits import raise_descriptor_limit
 
     raise_descriptor_limit()  # one descriptor a connection: as many as the system allows
-    settings = settings_from(args)
     if args.nodes > 1 and args.node_index is None:
         from .nodes.supervisor import supervise
 

@@ -547,7 +547,7 @@ def test_english_and_chinese_and_the_remembered_mute(web: Web) -> None:
     page.set_viewport_size(DESKTOP)
     shot(page, f"table-wenling-en-{DESKTOP['width']}")
     page.locator("#lang-toggle").click()
-    assert "轮到你" in page.locator(".actions").inner_text()
+    page.locator(".actions", has_text="轮到你").wait_for()  # the table redraws at the next frame
 
 
 # ------------------------------------------------------------------ the page's hand model

@@ -2,7 +2,7 @@
 (declared or streamed) get 413 before the application reads them, every answer carries the
 security headers, ids out of a row's range are 404s (never 500s), table sockets are capped
 per address and per account (close code 4429), and ``X-Forwarded-For`` counts only from a
-configured proxy. The 300 MB body, slowloris and a killed hall's children run a real
+configured proxy; the page's files go gzipped and revalidated. The 300 MB body, slowloris and a killed hall's children run a real
 ``baida serve`` (``test_server_bounds_live``)."""
 
 from __future__ import annotations
@@ -45,6 +45,28 @@ async def test_every_answer_carries_the_security_headers(tmp_path: Path) -> None
             assert r.headers["referrer-policy"] == "same-origin", path
         r = await http.post("/api/register", content=b"x" * (MAX_BODY + 1))
         assert r.status_code == 413 and r.headers["x-frame-options"] == "DENY"
+
+
+async def test_the_pages_files_are_compressed_and_revalidated_on_every_load(
+    tmp_path: Path,
+) -> None:
+    """A phone downloads the client's modules gzipped; after an upgrade no browser keeps a
+    cached old module beside a new one (``no-cache``: each is asked again, 304 unchanged)."""
+    web = Path(__file__).resolve().parents[1] / "baida" / "web"
+    async with running_hall(tmp_path) as hall, httpx.AsyncClient(base_url=hall.base) as http:
+        for name in ("js/app.js", "js/i18n.js", "css/app.css"):
+            r = await http.get(f"/static/{name}", headers={"Accept-Encoding": "gzip"})
+            assert r.status_code == 200 and r.headers["content-encoding"] == "gzip", name
+            assert r.content == (web / name).read_bytes()  # httpx decodes it
+            assert int(r.headers["content-length"]) < len(r.content) / 2, name
+            assert r.headers["cache-control"] == "no-cache" and "accept-encoding" in r.headers[
+                "vary"].lower(), name
+            again = await http.get(f"/static/{name}", headers={"If-None-Match": r.headers["etag"]})
+            assert again.status_code == 304 and again.headers["cache-control"] == "no-cache"
+        plain = await http.get("/static/js/app.js", headers={"Accept-Encoding": "identity"})
+        assert "content-encoding" not in plain.headers
+        assert plain.content == (web / "js" / "app.js").read_bytes()
+        assert (await http.get("/")).headers["cache-control"] == "no-cache"
 
 
 async def test_bodies_past_the_limit_are_refused_declared_or_streamed(tmp_path: Path) -> None:

@@ -14,13 +14,13 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
 
 from ..tables.clock import Clock
 from . import account_routes, admin, api, openapi
 from .guard import BodyLimit, SecurityHeaders
 from .runtime import Runtime
 from .settings import HallSettings
+from .static import static_files
 
 log = logging.getLogger("baida.server")
 WEB = Path(__file__).resolve().parents[2] / "web"
@@ -109,7 +109,7 @@ def create_app(settings: HallSettings, clock: Clock | None = None) -> HallApp:
         Route("/", index, methods=["GET"]),
     ]
     if WEB.is_dir():
-        routes.append(Mount("/static", app=StaticFiles(directory=WEB), name="static"))
+        routes.append(Mount("/static", app=static_files(WEB), name="static"))
     app = Starlette(
         routes=routes,
         lifespan=lifespan,

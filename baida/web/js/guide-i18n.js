@@ -73,11 +73,11 @@ const STRINGS = {
   "guide.discard.touch": ["轮到你时，点一下牌把它抬起，再点一下就打出去。", "On your turn, tap a tile to lift it, and tap it again to discard it."],
   "guide.discard.mouse": ["轮到你时，点击一张牌把它打出去（也可以用 ←/→ 选牌，回车打出）。", "On your turn, click a tile to discard it (or pick one with ←/→ and press Enter)."],
   "guide.claim.title": ["吃、碰、杠", "Claims"],
-  "guide.claim.text": ["别人打出你能用的牌时，这里会出现 碰、杠、吃 按钮和 {n} 秒倒计时。不要就点 过，时间到了也算过。", "When someone discards a tile you can use, buttons for 碰 (pung), 杠 (kong) and 吃 (chow) appear here with a {n}-second countdown. Press 过 (pass) if you don't want it; when the time runs out you pass."],
+  "guide.claim.text": ["别人打出你能用的牌时，这里会出现 碰、杠、吃 按钮和 {n} 秒倒计时。不要就点 过，时间到了也算过。", "When someone discards a tile you can use, the buttons Pon (碰, a pung), Kong (杠) and Chi (吃, a chow) appear here with a {n}-second countdown. Press Pass if you don't want it; when the time runs out you pass."],
   "guide.zimo.title": ["自摸和牌", "Winning: 自摸"],
-  "guide.zimo.text": ["摸到能和的牌时，金色的 和 按钮会亮起：点它就和了。别人打出的牌不能和。", "When the tile you draw completes a winning hand, the gold 和 (win) button lights up: press it. Nobody wins on someone else's discard."],
+  "guide.zimo.text": ["摸到能和的牌时，金色的 和 按钮会亮起：点它就和了。别人打出的牌不能和。", "When the tile you draw completes a winning hand, the gold Win (和) button lights up: press it. Nobody wins on someone else's discard."],
   "guide.end.title": ["就这些", "That's all"],
-  "guide.end.text": ["上方的 玩法 随时可以查看全部规则和计分，不会离开牌桌。祝你好运！", "The 玩法 button at the top shows every rule and scoring item at any time, without leaving the table. Good luck!"],
+  "guide.end.text": ["上方的 玩法 随时可以查看全部规则和计分，不会离开牌桌。祝你好运！", "The Rules button at the top (How to play, on a wide screen) shows every rule and scoring item at any time, without leaving the table. Good luck!"],
 };
 
 /** The string ``key`` in the current language with ``{fields}`` filled in. */

@@ -2,8 +2,8 @@
 (declared or streamed) get 413 before the application reads them, every answer carries the
 security headers, ids out of a row's range are 404s (never 500s), table sockets are capped
 per address and per account (close code 4429), and ``X-Forwarded-For`` counts only from a
-configured proxy; the page's files go gzipped and revalidated. The 300 MB body, slowloris and a killed hall's children run a real
-``baida serve`` (``test_server_bounds_live``)."""
+configured proxy; the page's files go gzipped and revalidated. The 300 MB body, slowloris and
+a killed hall's children run a real ``baida serve`` (``test_server_bounds_live``)."""
 
 from __future__ import annotations
 

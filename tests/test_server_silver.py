@@ -117,17 +117,34 @@ async def test_the_operator_sees_and_acts(tmp_path: Path) -> None:
         no = await boss.http.post("/admin/suspend", data={"id": str(player_.me["id"])})
         assert no.status_code == 403
         csrf = boss.me["csrf"]
-        ok = await boss.http.post("/admin/grant", data={
-            "id": str(player_.me["id"]), "amount": "250", "csrf": csrf, "nonce": "n1"})
+        # what a click cannot take back (close, suspend, grant) needs its 确认 box ticked: the
+        # page's forms have it (required), and a form without it changes nothing
+        assert page.text.count('name="sure" required') == 2 * 2 + 1  # 2 players, 1 table
+        target = {"id": str(player_.me["id"]), "csrf": csrf}
+        for action, extra in (("grant", {"amount": "250", "nonce": "n0"}), ("suspend", {}),
+                              ("close_table", {"id": str(table_id)})):
+            unsure = await boss.http.post(f"/admin/{action}", data={**target, **extra})
+            assert unsure.status_code == 400 and unsure.json()["code"] == "not_confirmed"
+        assert store.ledger.balance(player_.me["id"]) == 1000
+        assert hall.runtime.hall.get(table_id) is not None
+        assert (await player_.http.get("/api/me")).status_code == 200
+        # nor does an operator suspend their own account, by form or by JSON
+        own = await boss.http.post("/admin/suspend", data={"id": str(boss.me["id"]),
+                                                          "csrf": csrf, "sure": "on"})
+        assert own.status_code == 400 and own.json()["code"] == "own_account"
+        own = await boss.post("/api/admin/suspend", {"id": boss.me["id"]})
+        assert own.status_code == 400 and not store.accounts.get(boss.me["id"]).suspended
+        ok = await boss.http.post("/admin/grant", data={**target, "amount": "250",
+                                                        "nonce": "n1", "sure": "on"})
         assert ok.status_code == 303
-        again = await boss.http.post("/admin/grant", data={
-            "id": str(player_.me["id"]), "amount": "250", "csrf": csrf, "nonce": "n1"})
+        again = await boss.http.post("/admin/grant", data={**target, "amount": "250",
+                                                           "nonce": "n1", "sure": "on"})
         assert again.status_code == 303
         assert store.ledger.balance(player_.me["id"]) == 1000 + 250  # a resubmitted form: once
-        await boss.http.post("/admin/close_table", data={"id": str(table_id), "csrf": csrf})
+        await boss.http.post("/admin/close_table", data={"id": str(table_id), "csrf": csrf,
+                                                         "sure": "on"})
         assert hall.runtime.hall.get(table_id) is None
-        await boss.http.post("/admin/suspend", data={"id": str(player_.me["id"]),
-                                                       "csrf": csrf})
+        await boss.http.post("/admin/suspend", data={**target, "sure": "on"})
         assert (await player_.http.get("/api/me")).status_code == 401
         await player_.close()
         await boss.close()

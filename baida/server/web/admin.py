@@ -1,6 +1,7 @@
 """The operator's page: tables, players and balances, the ledger's totals; close a table,
 suspend or reinstate an account (a suspension closes its sockets at once; its seats go as an
-escape does), grant 银子. Admins only; forms carry the CSRF token.
+escape does), grant 银子. Admins only; forms carry the CSRF token, and the three that cannot be
+taken back by a click (close, suspend, grant) a 确认 box that must be ticked.
 
 ``/admin`` is HTML for a browser; ``/api/admin/...`` the same as JSON.
 """
@@ -87,6 +88,11 @@ async def admin_action(request: Request) -> Response:
         return error(403, "missing or wrong CSRF token")
     action = request.path_params["action"]
     target = _int(data.get("id"))
+    if not content_type.startswith("application/json") and action in CONFIRMED and (
+            data.get("sure") != "on"):
+        return error(400, f"{action}: tick 确认 (sure) to do it", "not_confirmed")
+    if action == "suspend" and target == account.id:
+        return error(400, "an operator does not suspend their own account", "own_account")
     if action == "close_table":
         done = await rt.hall.close_table(target, "closed by the operator")
         if not done:
@@ -106,6 +112,9 @@ async def admin_action(request: Request) -> Response:
     if content_type.startswith("application/json"):
         return JSONResponse({"ok": True})
     return RedirectResponse("/admin", status_code=303)
+
+
+CONFIRMED = ("close_table", "suspend", "grant")  # a form of these needs its 确认 box ticked
 
 
 def _int(value: Any) -> int:
@@ -129,10 +138,12 @@ def render_page(data: dict[str, Any], token: str) -> str:
     e = html.escape
 
     def form(action: str, target: int, label: str, extra: str = "") -> str:
+        sure = ('<label><input type="checkbox" name="sure" required> 确认 sure</label>'
+                if action in CONFIRMED else "")
         return (
             f'<form method="post" action="/admin/{action}">'
             f'<input type="hidden" name="csrf" value="{e(token)}">'
-            f'<input type="hidden" name="id" value="{target}">{extra}'
+            f'<input type="hidden" name="id" value="{target}">{extra}{sure}'
             f'<button>{e(label)}</button></form>'
         )
 
@@ -161,7 +172,7 @@ def render_page(data: dict[str, Any], token: str) -> str:
     sound = "OK" if data["ledger_ok"] else "PROBLEM: run the ledger check"
     return f"""<!doctype html><html lang="zh"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>baida · 管理 admin</title>
+<title>baida · 管理 admin</title><link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
 <style>body{{font:14px system-ui,sans-serif;margin:1rem}}table{{border-collapse:collapse}}
 td,th{{border:1px solid #ccc;padding:.2rem .4rem}}form{{display:inline}}</style></head>
 <body><h1>baida 管理 · admin</h1>

@@ -175,7 +175,8 @@ def render_page(data: dict[str, Any], token: str) -> str:
 <title>baida · 管理 admin</title><link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
 <style>body{{font:14px system-ui,sans-serif;margin:1rem}}
 table{{border-collapse:collapse;display:block;max-width:100%;overflow-x:auto}}
-td,th{{border:1px solid #ccc;padding:.2rem .4rem}}form{{display:inline;margin-right:.8rem}}</style></head>
+td,th{{border:1px solid #ccc;padding:.2rem .4rem}}
+form{{display:inline;margin-right:.8rem}}</style></head>
 <body><h1>baida 管理 · admin</h1>
 <p>online: {data['online']} · ledger: {e(sound)} · entries sum {ledger['entries_sum']}
 · transactions {ledger['transactions']}</p><ul>{accounts}</ul>

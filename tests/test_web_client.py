@@ -137,6 +137,14 @@ def test_a_past_hand_full_of_claims_is_replayed_step_by_step_from_my_page(
     hand_id = int(row.get_attribute("data-hand"))
     row.locator("a").first.click()
     page.wait_for_selector(".replay-controls")
+    # the table right under the controls, the own seat at its foot in the first screen (the
+    # bot's review follows it), on a desktop and on a phone
+    for size in (DESKTOP, PHONE, DESKTOP):
+        page.set_viewport_size(size)
+        page.wait_for_function("() => { const b = document.querySelector('.replay-board');"
+                               " return b && b.getBoundingClientRect().bottom <= innerHeight; }")
+        assert page.evaluate("document.querySelector('.replay-board').compareDocumentPosition("
+                             "document.querySelector('.card.rv')) & 4")  # FOLLOWING
     # the page's steps are the engine's hand: after each action of the stored record, every
     # seat's melds, discards, flowers and the table's counts as the engine shows them
     record = page.evaluate("id => fetch(`/api/hands/${id}/record`).then(r => r.json())", hand_id)

@@ -86,8 +86,9 @@ export function mountReplay(main, app, handId) {
     const parts = [h("h1", { class: "replay-title" }, `${t("rp.title", { n: review.number })} · ${t(`ruleset.${review.ruleset}`)}`), controls,
       h("p", { class: "muted" }, t("rp.keys"))];
     if (!review.matches) parts.push(h("p", { class: "banner banner-santan" }, t("rp.mismatch")));
-    parts.push(reviewCard(bot, index, { me: review.seat, onJump: go }));
+    // the table right under its controls (the own hand in the first screen), the review after
     parts.push(h("div", { class: "table-board replay-board" }, boardEl(view, ctx)));
+    parts.push(reviewCard(bot, index, { me: review.seat, onJump: jump }));
     if (view.phase === "ended") {
       parts.push(h("section", { class: "card" }, settlementEl(view, {
         me: review.seat, names: null, handNo: review.number, base: review.setup.base,
@@ -95,7 +96,18 @@ export function mountReplay(main, app, handId) {
       })));
     }
     clear(root).append(...parts);
-    fitCentre(root.querySelector(".replay-board .board"));
+    fitBoard();
+  };
+
+  /** The table fills the window below its controls (300-720 px high): the own hand, at its
+   * foot, in the first screen wherever the window allows. */
+  const fitBoard = () => {
+    const board = root.querySelector(".replay-board");
+    if (!board) return;
+    const top = board.getBoundingClientRect().top + window.scrollY;
+    const height = Math.min(720, Math.max(300, window.innerHeight - top - 8));
+    board.style.setProperty("--replay-h", `${Math.round(height)}px`);
+    fitCentre(board.querySelector(".board"));
   };
 
   const go = (i) => {
@@ -104,6 +116,11 @@ export function mountReplay(main, app, handId) {
     render();
     const mine = bot.byStep.has(index) ? root.querySelector(".rv-here") : null;
     announce(describe(steps[index].event, review.seat) + (mine ? ` · ${mine.textContent}` : ""));
+  };
+  /** A choice of the review (under the table): its step, the table brought into view. */
+  const jump = (i) => {
+    go(i);
+    root.querySelector(".replay-board")?.scrollIntoView({ block: "nearest" });
   };
   const stop = () => {
     clearInterval(timer);
@@ -151,11 +168,13 @@ export function mountReplay(main, app, handId) {
   const offLang = onLangChange(render);
   const relayout = () => render();
   media.addEventListener("change", relayout);
+  window.addEventListener("resize", fitBoard);
   return () => {
     stopped = true;
     stop();
     document.removeEventListener("keydown", onKey);
     media.removeEventListener("change", relayout);
+    window.removeEventListener("resize", fitBoard);
     offLang();
   };
 }

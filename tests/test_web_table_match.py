@@ -88,10 +88,13 @@ def test_tuoguan_marker_take_back_and_a_quick_phrase(
     enter_as_guest(page, web.hall.base)
     quick_play(page, "jiaxing")
     assert wait_prompt(page)["kind"] == "turn"
+    # the tab's title says a decision waits (seen on a tab in the background)
+    page.wait_for_function("document.title === '● 轮到你了 · 百搭 · 浙江麻将'")
     actor = table_actor(web, page)
     # the time runs out: 托管 plays the seat, marked at the seat and above the hand
     banner = page.locator(".my-area .banner-auto")
     banner.wait_for(timeout=10000)
+    assert page.title() == "百搭 · 浙江麻将"  # nothing waits for the player now
     assert "托管中" in banner.inner_text() and "超时" in banner.inner_text()
     assert page.locator(".seat-bottom .badge-auto").count() == 1
     assert web.hall.call(lambda: actor.driver.modes[0].value) == "auto"

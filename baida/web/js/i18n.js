@@ -198,6 +198,7 @@ const STRINGS = {
   "table.no_table": ["没有这张牌桌。", "There is no such table."],
   "table.moving": ["牌桌正在转移或重启，正在重新连接…", "The table is moving or restarting; reconnecting…"],
   "table.finding": ["正在寻找这张牌桌…", "Looking for this table…"],
+  "table.title_move": ["● 轮到你了", "● Your move"],
   "table.unavailable": ["牌桌暂时无法连接，请稍后再试。", "The table cannot be reached just now; try again in a minute."],
   "table.in_hand": ["手牌 {n}", "{n} in hand"],
   "table.melds": ["副露", "Melds"],

@@ -321,6 +321,8 @@ export function mountTable(main, app, tableId, { autoplay = false, sit = false }
       if (el) el.focus({ preventScroll: true });
     }
     T.actions.afterRender();
+    // a tab in the background says in its title when a decision waits for the player
+    document.title = s.prompt && !s.prompt.answered ? `${t("table.title_move")} · ${t("app.title")}` : t("app.title");
   }
 
   function boardCtx() {
@@ -358,6 +360,7 @@ export function mountTable(main, app, tableId, { autoplay = false, sit = false }
   socket.open();
 
   return () => {
+    document.title = t("app.title");
     document.removeEventListener("keydown", onKey);
     portrait.removeEventListener("change", relayout);
     wide.removeEventListener("change", relayout);

@@ -6,12 +6,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from sqlalchemy import create_engine
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import NullPool
 
-from .database import database_url
+from .database import database_url, make_engine
 
 CONNECT_TIMEOUT_S = 5  # a database that does not answer within this is reported, not waited on
 
@@ -38,8 +37,8 @@ def database_problem(target: str | Path) -> str | None:
         return str(exc)
     if url.get_backend_name() == "sqlite":
         return folder_problem(Path(url.database or ".").parent, "the database's folder")
-    engine = create_engine(url, poolclass=NullPool,
-                           connect_args={"connect_timeout": CONNECT_TIMEOUT_S})
+    engine = make_engine(target, poolclass=NullPool,
+                         connect_args={"connect_timeout": CONNECT_TIMEOUT_S})
     try:
         with engine.connect() as connection:
             connection.exec_driver_sql("SELECT 1")

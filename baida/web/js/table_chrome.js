@@ -38,8 +38,8 @@ export function makeChrome(T) {
     const length = tbl.length || {};
     const short = t(`badge.${tbl.ruleset}`);
     const title = h("h1", { class: "table-title", title: t("table.name", { ruleset: t(`ruleset.${tbl.ruleset}`), n: tbl.number }) },
-      h("span", { class: "tt-long" }, t("table.name", { ruleset: t(`ruleset.${tbl.ruleset}`), n: tbl.number })),
-      h("span", { class: "tt-short", "aria-hidden": "true" }, short));
+      h("span", { class: "label-long" }, t("table.name", { ruleset: t(`ruleset.${tbl.ruleset}`), n: tbl.number })),
+      h("span", { class: "label-short", "aria-hidden": "true" }, short));
     const parts = [title];
     if (s.handNo) parts.push(h("span", { class: "info hand-no" }, length.hands ? t("table.hand_of", { n: s.handNo, total: length.hands }) : t("table.hand_no", { n: s.handNo })));
     if (s.seat === null) parts.push(badge(t("table.spectating"), "watch"));

@@ -525,6 +525,53 @@ def test_a_connection_gone_silent_is_given_up_and_the_page_carries_on(
     assert network.connections == silent + 1
 
 
+def test_back_on_screen_or_online_the_page_checks_its_connection_at_once(
+    web: Web, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A phone's browser brought back to the front may hold a connection that died while it
+    was frozen, or wait seconds to reopen one: the page does not wait for its heartbeat (here a
+    minute) or its next try (here a minute) but checks at once when it is shown again or the
+    network comes back."""
+    install_scenario(web.hall, monkeypatch, Scenario(config=SLOW_BOTS))
+    page = web.page(PHONE)
+    page.add_init_script("window.baidaConfig = {heartbeatMs: 60000, silenceMs: 120000, "
+                         "probeMs: 1500, retryMs: [60000]}")
+    network = SilentNetwork(page)
+    enter_as_guest(page, web.hall.base)
+    quick_play(page, "jiaxing")
+    prompt = wait_prompt(page)
+    before = hand_faces(page)
+
+    def opened_within(seconds: float, count: int) -> bool:
+        deadline = time.monotonic() + seconds
+        while network.connections < count and time.monotonic() < deadline:
+            page.wait_for_timeout(100)  # the route's handler runs while Playwright waits
+        return network.connections >= count
+
+    # shown again with a healthy connection: one word asked and answered, nothing reopened
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    assert not opened_within(3.0, network.connections + 1)
+    # shown again with a connection that died unseen: given up within the probe's 1.5 s
+    network.silence()
+    silent = network.connections
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    assert opened_within(6.0, silent + 1), "the dead connection was kept"
+    page.wait_for_function("(s => s.conn === 'open' && s.prompt)(window.baidaTable.state)",
+                           timeout=15000)
+    assert hand_faces(page) == before and wait_prompt(page)["seq"] == prompt["seq"]
+    # the network goes and comes back: the next try is a minute away, the page tries at once
+    page.context.set_offline(True)
+    page.evaluate("window.baidaTable.socket.drop()")
+    page.wait_for_function("window.baidaTable.state.conn === 'reconnecting'")
+    dropped = network.connections
+    page.context.set_offline(False)
+    assert opened_within(6.0, dropped + 1), "the page waited for its next try"
+    page.wait_for_function("(s => s.conn === 'open' && s.prompt)(window.baidaTable.state)",
+                           timeout=15000)
+    page.locator(".hand .tile-btn.can").last.click()
+    page.wait_for_function("window.baidaTable.state.view.players[0].discards.length === 1")
+
+
 # ------------------------------------------------------------------ languages, sizes, sound
 
 

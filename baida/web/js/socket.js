@@ -3,7 +3,11 @@
 // goes silent without closing (a phone changing networks, a sleeping laptop) is noticed by a
 // heartbeat: the page pings every few seconds, and when nothing at all has come back for
 // longer than the silence limit it gives that connection up and opens a new one. A table
-// that is moving between the hall's nodes is tried again for a while (MOVING_MS).
+// that is moving between the hall's nodes is tried again for a while (MOVING_MS). When the
+// page comes back to the screen (a phone's browser brought to the front, a laptop woken) or
+// the device is back online, the page does not wait for its timers: a connection waiting to
+// be reopened is reopened at once, and an open one is asked for a word and given up if none
+// comes within PROBE_MS (a phone's frozen tab may hold a connection that died meanwhile).
 
 const RETRY_MS = [300, 1000, 2000, 4000, 8000];
 // A table whose node is restarting, or that is moving to another node, is briefly unknown
@@ -11,9 +15,11 @@ const RETRY_MS = [300, 1000, 2000, 4000, 8000];
 // tries again this many times, these pauses apart (about 20 s in all), before it says so.
 const MOVING_MS = [300, 600, 1000, 1500, 2000, 3000, 3000, 4000, 4000];
 const MOVING_CODES = [4404, 1013];
-// ``window.baidaConfig`` may set ``heartbeatMs`` and ``silenceMs`` (tests shorten them)
+// ``window.baidaConfig`` may set ``heartbeatMs``, ``silenceMs``, ``probeMs`` and ``retryMs``
+// (tests change them)
 const HEARTBEAT_MS = 5000;
 const SILENCE_MS = 12000;
+const PROBE_MS = 2000;
 
 export class TableSocket {
   constructor(tableId, { onMessage, onStatus }) {
@@ -33,6 +39,47 @@ export class TableSocket {
     this.heard = 0;
     this.moving = 0;  // tries in a row that found the table away
     this.movingMs = config.movingMs || MOVING_MS;
+    this.retryMs = config.retryMs || RETRY_MS;
+    this.probeMs = config.probeMs || PROBE_MS;
+    this.probe = null;
+    this.waking = () => this.wake();
+    this.onVisibility = () => { if (document.visibilityState === "visible") this.wake(); };
+    this.listening = false;
+  }
+
+  /** Listen for the page's return to the screen and the network's return (until close). */
+  listen() {
+    if (this.listening) return;
+    this.listening = true;
+    document.addEventListener("visibilitychange", this.onVisibility);
+    window.addEventListener("online", this.waking);
+    window.addEventListener("pageshow", this.waking);
+  }
+
+  unlisten() {
+    this.listening = false;
+    document.removeEventListener("visibilitychange", this.onVisibility);
+    window.removeEventListener("online", this.waking);
+    window.removeEventListener("pageshow", this.waking);
+  }
+
+  /** The page is in front again or the network is back: check the connection now. */
+  wake() {
+    if (this.stopped) return;
+    if (this.ws === null) {
+      if (this.timer === null) return;  // nothing waits to be reopened
+      this.tries = 0;
+      this.open();
+      return;
+    }
+    const ws = this.ws;
+    if (ws.readyState !== WebSocket.OPEN || this.probe !== null) return;
+    const asked = performance.now();
+    ws.send(JSON.stringify({ type: "ping", id: "wake" }));
+    this.probe = setTimeout(() => {
+      this.probe = null;
+      if (this.ws === ws && this.heard < asked) this.giveUp(ws);
+    }, this.probeMs);
   }
 
   url() {
@@ -43,6 +90,8 @@ export class TableSocket {
   open() {
     this.stopped = false;
     clearTimeout(this.timer);
+    this.timer = null;
+    this.listen();
     const ws = new WebSocket(this.url());
     this.ws = ws;
     ws.addEventListener("open", () => {
@@ -87,7 +136,7 @@ export class TableSocket {
         return;
       }
       this.onStatus("reconnecting");
-      const wait = RETRY_MS[Math.min(this.tries, RETRY_MS.length - 1)];
+      const wait = this.retryMs[Math.min(this.tries, this.retryMs.length - 1)];
       this.tries += 1;
       this.timer = setTimeout(() => this.open(), wait);
     });
@@ -108,6 +157,8 @@ export class TableSocket {
   stopHeartbeat() {
     clearInterval(this.heartbeat);
     this.heartbeat = null;
+    clearTimeout(this.probe);
+    this.probe = null;
   }
 
   /** A silent connection: forget it at once (its close may take minutes) and open another. */
@@ -140,6 +191,8 @@ export class TableSocket {
   close() {
     this.stopped = true;
     clearTimeout(this.timer);
+    this.timer = null;
+    this.unlisten();
     this.stopHeartbeat();
     if (this.ws) {
       const ws = this.ws;

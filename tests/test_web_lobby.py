@@ -241,3 +241,37 @@ def test_a_refused_name_is_explained_in_chinese_and_a_password_is_changed(web: W
     signin.get_by_role("button", name="登录", exact=True).click()
     page.wait_for_selector("#balance")
     assert page.locator(".topbar .who").inner_text() == name
+
+
+def test_a_lobby_in_the_background_asks_nothing_and_refreshes_when_shown(web: Web) -> None:
+    """A tab left on the lobby polled the hall every 10 s for ever; in the background it now
+    asks nothing, and it asks at once when shown again (here the poll is every 300 ms)."""
+    page = web.page(PHONE)
+    page.add_init_script("""window.baidaConfig = {lobbyMs: 300};
+        window.fakeHidden = false;
+        Object.defineProperty(document, 'visibilityState',
+            {get: () => window.fakeHidden ? 'hidden' : 'visible'});""")
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if r.url.endswith("/api/tables") else None)
+    enter_as_guest(page, web.hall.base)
+    page.wait_for_selector(".table-row")
+    page.wait_for_timeout(1000)
+    assert len(asked) >= 3  # on screen: polled
+    page.evaluate("window.fakeHidden = true; document.dispatchEvent(new Event('visibilitychange'))")
+    page.wait_for_timeout(300)
+    hidden_from = len(asked)
+    page.wait_for_timeout(1500)
+    assert len(asked) == hidden_from, "a hidden lobby polled the hall"
+    # shown again: asked at once (the poll is a minute apart now, so only the return asks)
+    page.evaluate("window.baidaConfig.lobbyMs = 60000; window.fakeHidden = false")
+    page.evaluate("location.hash = '#/me'")
+    page.wait_for_selector(".me-page")
+    page.evaluate("location.hash = '#/'")
+    page.wait_for_selector(".table-row")
+    page.wait_for_timeout(500)
+    mounted = len(asked)
+    page.evaluate("window.fakeHidden = true; document.dispatchEvent(new Event('visibilitychange'))")
+    page.evaluate("window.fakeHidden = false; "
+                  "document.dispatchEvent(new Event('visibilitychange'))")
+    page.wait_for_timeout(2000)
+    assert len(asked) == mounted + 1

@@ -271,9 +271,17 @@ export function mountLobby(main, app) {
       filterSlot, list)));
   drawFilter();
   load();
-  const timer = setInterval(load, 10000);
+  // the list is asked for every 10 s while the page is on screen; a tab in the background asks
+  // nothing (a hall's idle tabs would otherwise poll it for ever) and asks at once when shown
+  const shown = () => document.visibilityState !== "hidden";
+  const onShown = () => { if (shown()) load(); };
+  const timer = setInterval(() => { if (shown()) load(); }, (globalThis.baidaConfig || {}).lobbyMs || 10000);
+  document.addEventListener("visibilitychange", onShown);
+  window.addEventListener("online", onShown);
   return () => {
     stopped = true;
     clearInterval(timer);
+    document.removeEventListener("visibilitychange", onShown);
+    window.removeEventListener("online", onShown);
   };
 }

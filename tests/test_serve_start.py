@@ -42,7 +42,8 @@ def test_the_url_is_printed_once_it_answers(tmp_path: Path) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    proc = serve(tmp_path, port)
+    data = tmp_path / "new-data"  # a folder the hall makes: its owner's only (password hashes)
+    proc = serve(data, port)
     try:
         assert proc.stdout is not None
         deadline = time.monotonic() + 60
@@ -56,6 +57,7 @@ def test_the_url_is_printed_once_it_answers(tmp_path: Path) -> None:
         # at once, no retry: the line means the hall is listening
         with urllib.request.urlopen(url + "healthz", timeout=10) as answer:
             assert answer.status == 200
+        assert data.stat().st_mode & 0o777 == 0o700
     finally:
         stop(proc)
 

@@ -26,6 +26,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     grant.add_argument("amount", type=int)
     grant.add_argument("--key", default=None, help="an idempotency key (default: a new one)")
     sub.add_parser("check", help="check the ledger: transactions balance, cached balances")
+    backup = sub.add_parser("backup", help="copy the hall's SQLite database to FILE, checked "
+                            "(safe while the hall runs; PostgreSQL: pg_dump)")
+    backup.add_argument("file", type=Path, help="the copy to make (a new file)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -38,6 +41,8 @@ def run(args: argparse.Namespace) -> int:
     if not args.database and not (data / "hall.db").exists():
         print(f"baida admin: no hall database in {data}", file=sys.stderr)
         return 2
+    if args.admin_command == "backup":
+        return _backup(args.database, data / "hall.db", args.file)
     from .store.preflight import database_problem
 
     problem = database_problem(url)
@@ -74,3 +79,25 @@ def run(args: argparse.Namespace) -> int:
         return 2
     finally:
         store.close()
+
+
+def _backup(database: str | None, hall_db: Path, target: Path) -> int:
+    from .store.backup import BackupError, backup_sqlite
+    from .store.database import database_url
+
+    if database is not None and not database_url(database).startswith("sqlite"):
+        from sqlalchemy.engine import make_url
+
+        shown = make_url(database_url(database)).set(drivername="postgresql")
+        print("baida admin: a PostgreSQL hall is backed up with PostgreSQL's own tool, while it "
+              f"runs: pg_dump --format=custom --file=FILE '{shown.render_as_string()}' "
+              "(and pg_restore to bring it back)", file=sys.stderr)
+        return 2
+    source = Path(database_url(database).removeprefix("sqlite:///")) if database else hall_db
+    try:
+        report = backup_sqlite(source, target)
+    except BackupError as exc:
+        print(f"baida admin: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(report.to_json(), ensure_ascii=False))
+    return 0

@@ -169,7 +169,7 @@ def supervise(args: argparse.Namespace, node_args: list[str], *, data_dir: Path,
               database_url: str, sqlite_synchronous: str) -> int:
     """Run ``args.nodes`` node processes of one hall until stopped (``node_args``: the flags
     each is started with; ``data_dir`` and the database: the hall's); the exit status."""
-    data_dir.mkdir(parents=True, exist_ok=True)
+    data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     folder = handoff_folder(data_dir, args.port)
     try:
         listener = _listen(args.host, args.port)

@@ -19,7 +19,7 @@ def folder_problem(folder: Path, what: str = "the data folder") -> str | None:
     """Why the hall cannot keep its files in ``folder`` (made if missing), or None."""
     probe = folder / f".baida-write-test-{os.getpid()}"
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)  # it will hold password hashes
         probe.write_bytes(b"")
         probe.unlink()
     except OSError as exc:

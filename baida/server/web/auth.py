@@ -36,7 +36,7 @@ def load_secret(path: Path) -> bytes:
     """The hall's signing key, made once and kept beside the database (never committed)."""
     if path.exists():
         return bytes.fromhex(path.read_text().strip())
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     key = secrets.token_bytes(32)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w") as f:

@@ -115,7 +115,7 @@ class Runtime:
         from ..store import Store
 
         s = self.settings
-        s.data_dir.mkdir(parents=True, exist_ok=True)
+        s.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         self.codec = SessionCodec(load_secret(s.secret_path))
         hasher = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1) if (
             s.argon2_fast) else None

@@ -12,7 +12,7 @@ TESTS ?=
 BAIDA_TEST_SCALE ?= 10
 export BAIDA_TEST_SCALE
 
-.PHONY: run test quicktest lint bench lock clean
+.PHONY: run install test quicktest lint bench lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,9 @@ $(BENCH_STAMP): pyproject.toml constraints.txt | $(BIN)/python
 
 run: $(RUN_STAMP)
 	$(BIN)/baida serve --host $(HOST) --port $(PORT)
+
+# what `make run` sets up, without starting the hall (a service starts it: deploy/baida.service)
+install: $(RUN_STAMP)
 
 # the tests marked ``alone`` (they make network namespaces) run after the others, by themselves
 test: $(TEST_STAMP)

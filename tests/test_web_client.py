@@ -572,6 +572,42 @@ def test_back_on_screen_or_online_the_page_checks_its_connection_at_once(
     page.wait_for_function("window.baidaTable.state.view.players[0].discards.length === 1")
 
 
+WAKE_LOCK_LOG = """window.wakeLog = [];
+    Object.defineProperty(navigator, 'wakeLock', {value: {request: async (kind) => {
+        const lock = new EventTarget();
+        lock.release = async () => {
+            window.wakeLog.push('release');
+            lock.dispatchEvent(new Event('release'));
+        };
+        window.wakeLog.push('request ' + kind);
+        window.currentLock = lock;
+        return lock;
+    }}});"""
+
+
+def test_the_screen_stays_on_at_a_table_and_is_let_go_when_leaving(web: Web) -> None:
+    """A phone's screen dims and locks between one's turns and 托管 takes the seat: the table
+    asks for the screen wake lock, asks again when shown after the browser dropped it, and lets
+    go on leaving (the API recorded by a stand-in: the headless browser refuses the real one)."""
+    page = web.page(PHONE)
+    page.add_init_script(WAKE_LOCK_LOG)
+    enter_as_guest(page, web.hall.base)
+    page.wait_for_selector(".table-row")
+    assert page.evaluate("window.wakeLog") == []  # the lobby keeps nothing on
+    quick_play(page, "jiaxing")
+    page.wait_for_function("window.wakeLog.length === 1")
+    assert page.evaluate("window.wakeLog") == ["request screen"]
+    # hidden, the browser drops the lock; shown again, the page asks again
+    page.evaluate("window.currentLock.release()")
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    page.wait_for_function("window.wakeLog.length === 3")
+    assert page.evaluate("window.wakeLog") == ["request screen", "release", "request screen"]
+    page.evaluate("location.hash = '#/'")  # back to the lobby: the lock is let go
+    page.wait_for_selector(".table-row")
+    page.wait_for_function("window.wakeLog.length === 4")
+    assert page.evaluate("window.wakeLog")[-1] == "release"
+
+
 # ------------------------------------------------------------------ languages, sizes, sound
 
 

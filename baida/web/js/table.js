@@ -22,6 +22,7 @@ import { makeChrome } from "./table_chrome.js";
 import { makeHand } from "./table_hand.js";
 import { makeSettle } from "./table_settle.js";
 import { eventLine, makeSide } from "./table_side.js";
+import { keepScreenOn } from "./wake.js";
 
 const PORTRAIT = "(orientation: portrait)";
 const WIDE = "(min-width: 1100px) and (min-aspect-ratio: 5/4)";  // room for the side panel
@@ -358,8 +359,10 @@ export function mountTable(main, app, tableId, { autoplay = false, sit = false }
   }).catch(() => {});
   render();
   socket.open();
+  const releaseScreen = keepScreenOn();
 
   return () => {
+    releaseScreen();
     document.title = t("app.title");
     document.removeEventListener("keydown", onKey);
     portrait.removeEventListener("change", relayout);

@@ -7,12 +7,17 @@ Screenshots go to tests/artifacts/web/."""
 
 from __future__ import annotations
 
+import json
 import re
+import struct
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 from web_support import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
     DESKTOP,
     PHONE,
     SANTAN,
@@ -606,6 +611,42 @@ def test_the_screen_stays_on_at_a_table_and_is_let_go_when_leaving(web: Web) -> 
     page.wait_for_selector(".table-row")
     page.wait_for_function("window.wakeLog.length === 4")
     assert page.evaluate("window.wakeLog")[-1] == "release"
+
+
+def test_the_hall_installs_as_an_app_with_its_icons(web: Web, tmp_path: Path) -> None:
+    """On a phone the hall can be put on the home screen and opened without the browser's bars
+    (more of the screen for the table): Chromium finds it installable (a profile of its own:
+    an incognito one never is), and every icon the manifest and iOS name is served at its size."""
+    context = web.browser.browser_type.launch_persistent_context(
+        str(tmp_path / "profile"), executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    try:
+        page = context.new_page()
+        page.goto(web.hall.base + "/")
+        page.wait_for_selector("body[data-ready='1']")
+        cdp = context.new_cdp_session(page)
+        manifest = cdp.send("Page.getAppManifest")
+        assert manifest["errors"] == [] and manifest["manifest"]["display"] == "kStandalone"
+        errors: list[Any] = []
+        for _ in range(50):  # the manifest's icons are fetched after the page
+            errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+            if not errors:
+                break
+            page.wait_for_timeout(100)
+        assert errors == []
+        named = json.loads(manifest["data"])
+        icons = [(i["src"], i["sizes"]) for i in named["icons"] if i["type"] == "image/png"]
+        icons.append((page.locator("link[rel=apple-touch-icon]").get_attribute("href"),
+                      "180x180"))
+        for src, sizes in icons:
+            answer = page.request.get(web.hall.base + src)
+            body = answer.body()
+            assert answer.ok and body[:8] == b"\x89PNG\r\n\x1a\n", src
+            width, height = struct.unpack(">II", body[16:24])
+            assert f"{width}x{height}" == sizes, src
+        served = page.request.get(web.hall.base + "/static/manifest.webmanifest")
+        assert served.headers["content-type"].startswith("application/manifest+json")
+    finally:
+        context.close()
 
 
 # ------------------------------------------------------------------ languages, sizes, sound

@@ -148,3 +148,41 @@ async def test_the_operator_sees_and_acts(tmp_path: Path) -> None:
         assert (await player_.http.get("/api/me")).status_code == 401
         await player_.close()
         await boss.close()
+
+
+async def test_the_operator_finds_a_player_by_name_and_pages_through_the_rest(
+    tmp_path: Path,
+) -> None:
+    """A hall soon has thousands of guests: the page shows 100 players at a time with a link to
+    the next 100, and finds a player by any part of the name (the one a report names)."""
+    import re
+
+    async with running_hall(tmp_path) as hall:
+        store = hall.runtime.store
+        boss = Client(hall)
+        r = await boss.http.post("/api/register", json={"name": "老板", "password": "long enough"})
+        boss.me = r.json()["me"]
+        store.accounts.set_role(boss.me["id"], "admin")
+        for _ in range(120):
+            store.accounts.create_guest()
+        rude = store.accounts.register("Rude_Player", "a long password")
+        first = (await boss.http.get("/api/admin")).json()
+        assert len(first["players"]) == 100 and first["next_after"] is not None
+        rest = (await boss.http.get(f"/api/admin?after={first['next_after']}")).json()
+        assert rest["next_after"] is None
+        seen = [p["id"] for p in first["players"] + rest["players"]]
+        assert len(seen) == 122 and seen == sorted(seen) and rude.id in seen
+        page = (await boss.http.get("/admin")).text
+        link = re.search(r'href="/admin\?(after=\d+)"', page)
+        assert link is not None and "下一页" in page
+        assert "Rude_Player" in (await boss.http.get(f"/admin?{link.group(1)}")).text
+        found = (await boss.http.get("/api/admin", params={"q": "rude_"})).json()
+        assert [p["name"] for p in found["players"]] == ["Rude_Player"]
+        assert found["query"] == "rude_" and found["next_after"] is None
+        page = (await boss.http.get("/admin", params={"q": "rude"})).text
+        assert "Rude_Player" in page and "游客" not in page and 'value="rude"' in page
+        hostile = (await boss.http.get("/admin", params={"q": '"><script>x'})).text
+        assert "<script>x" not in hostile and "没有 none" in hostile
+        long = await boss.http.get("/api/admin", params={"q": "x" * 41})
+        assert long.status_code == 400 and "at most 40" in long.json()["error"]
+        await boss.close()

@@ -195,6 +195,25 @@ def test_list_players_pages_by_id(store: Store) -> None:
     assert all(a.balance == 1000 for a in first + rest)
 
 
+
+def test_list_players_finds_names_by_any_part_taken_literally(store: Store) -> None:
+    ids = {name: store.accounts.register(name, "a long password").id
+           for name in ("Alice", "alicia", "老王", "a_b", "aXb")}
+
+    def found(text: str) -> set[str]:
+        return {a.name for a in store.accounts.list_players(name_contains=text)}
+
+    assert found("ALI") == {"Alice", "alicia"}
+    assert found("王") == {"老王"}
+    assert found("_") == {"a_b"} and found("a_b") == {"a_b"}  # not a wildcard
+    assert found("%") == set() and found("\\") == set()
+    assert found("nobody") == set()
+    first = store.accounts.list_players(name_contains="a", limit=2)
+    rest = store.accounts.list_players(name_contains="a", after=first[-1].id)
+    assert [a.id for a in first + rest] == sorted(
+        ids[n] for n in ("Alice", "alicia", "a_b", "aXb"))
+
+
 def test_hashes_are_redone_when_the_parameters_change(
         make_store: Callable[..., Store]) -> None:
     old = make_store()  # the fixtures' fast parameters

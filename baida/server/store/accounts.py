@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -289,12 +290,17 @@ class Accounts:
             raise AccountSuspended("this account is suspended")
         return account
 
-    def list_players(self, *, limit: int = 100, after: int | None = None) -> list[Account]:
-        """Accounts in id order with their balances (the admin page); ``after``: a cursor."""
+    def list_players(self, *, limit: int = 100, after: int | None = None,
+                     name_contains: str | None = None) -> list[Account]:
+        """Accounts in id order with their balances (the admin page); ``after``: a cursor;
+        ``name_contains``: only names holding this text (any case)."""
         with self._sessions.read() as session:
             query = select(User, Wallet).join(Wallet, Wallet.user_id == User.id)
             if after is not None:
                 query = query.where(User.id > after)
+            if name_contains:
+                pattern = re.sub(r"([\\%_])", r"\\\1", name_contains)  # taken literally
+                query = query.where(User.name.ilike(f"%{pattern}%", escape="\\"))
             rows = session.execute(query.order_by(User.id).limit(max(limit, 0))).all()
             return [_account(u, w) for u, w in rows]
 

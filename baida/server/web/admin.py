@@ -12,6 +12,7 @@ import html
 import logging
 import secrets
 from typing import Any
+from urllib.parse import urlencode
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -21,6 +22,8 @@ from ..ops.logs import fields
 from .api import MAX_ID, ApiError, _int_param, body, endpoint, error, runtime_of
 
 log = logging.getLogger(__name__)
+PLAYERS_PER_PAGE = 100
+NAME_QUERY_MAX = 40  # characters of a name to look for (a name has at most 16)
 
 
 def _admin(request: Request) -> Any:
@@ -34,7 +37,11 @@ async def _overview(request: Request) -> dict[str, Any]:
     rt = runtime_of(request)
     assert rt.hall is not None
     cursor = _int_param(request, "after")
-    players = await rt.db.read(lambda s: s.accounts.list_players(limit=100, after=cursor))
+    query = request.query_params.get("q", "").strip()
+    if len(query) > NAME_QUERY_MAX:
+        raise ApiError(400, f"q: at most {NAME_QUERY_MAX} characters")
+    players = await rt.db.read(lambda s: s.accounts.list_players(
+        limit=PLAYERS_PER_PAGE, after=cursor, name_contains=query or None))
     totals = await rt.db.read(lambda s: s.ledger.totals())
     check = await rt.db.read(lambda s: s.ledger.check())
     if rt.settings.node is None:
@@ -48,6 +55,9 @@ async def _overview(request: Request) -> dict[str, Any]:
              "suspended": p.suspended, "balance": p.balance}
             for p in players
         ],
+        "query": query,
+        # the cursor of the next page (``after``), when this one is full
+        "next_after": players[-1].id if len(players) == PLAYERS_PER_PAGE else None,
         "ledger": totals.to_json(),
         "ledger_ok": check.ok,
         "online": rt.directory.online_count(),
@@ -167,6 +177,13 @@ def render_page(data: dict[str, Any], token: str) -> str:
         + "</td></tr>"
         for p in data["players"]
     )
+    if not data["players"]:
+        rows_p = '<tr><td colspan="6">没有 none</td></tr>'
+    more = ""
+    if data["next_after"] is not None:
+        link = urlencode({"after": data["next_after"], **({"q": data["query"]} if data["query"]
+                                                          else {})})
+        more = f'<p><a href="/admin?{e(link)}">下一页 next {PLAYERS_PER_PAGE} →</a></p>'
     ledger = data["ledger"]
     accounts = "".join(f"<li>{e(k)}: {v}</li>" for k, v in ledger["by_account"].items())
     sound = "OK" if data["ledger_ok"] else "PROBLEM: run the ledger check"
@@ -182,8 +199,12 @@ form{{display:inline;margin-right:.8rem}}</style></head>
 · transactions {ledger['transactions']}</p><ul>{accounts}</ul>
 <h2>桌 Tables</h2><table><tr><th>id</th><th>table</th><th>rules</th><th>status</th>
 <th>people</th><th></th></tr>{rows_t}</table>
-<h2>玩家 Players</h2><table><tr><th>id</th><th>name</th><th>kind</th><th>银子</th><th></th>
-<th></th></tr>{rows_p}</table></body></html>"""
+<h2>玩家 Players</h2>
+<form method="get" action="/admin"><input type="search" name="q" value="{e(data['query'])}"
+maxlength="{NAME_QUERY_MAX}" placeholder="名字 name" aria-label="名字 name">
+<button>查找 find</button>{' <a href="/admin">全部 all</a>' if data['query'] else ''}</form>
+<table><tr><th>id</th><th>name</th><th>kind</th><th>银子</th><th></th>
+<th></th></tr>{rows_p}</table>{more}</body></html>"""
 
 
 ROUTES = [

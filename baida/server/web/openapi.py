@@ -58,6 +58,9 @@ def _query_id(name: str, description: str) -> dict[str, Any]:
 
 
 HAND = [_path_id("hand_id")]
+NAME_QUERY = {"name": "q", "in": "query", "required": False,
+              "description": "only players whose name holds this text (any case)",
+              "schema": {"type": "string", "maxLength": 40}}
 TABLE_CONFIG = {
     "type": "object",
     "properties": {
@@ -159,11 +162,13 @@ PATHS: dict[str, dict[str, Any]] = {
                  "schema": {"type": "object", "additionalProperties": {"type": "string"}}}])},
     "/api/openapi.json": {"get": _op("This document")},
     "/api/admin": {"get": _op("The operators' overview", auth=True,
-                              params=[_query_id("after", "players after this account id")])},
+                              params=[_query_id("after", "players after this account id"),
+                                      NAME_QUERY])},
     "/api/admin/{action}": {"post": _op("An operator's action", auth=True, errors=("404",),
                                         params=[ADMIN_ACTION], body=ADMIN_BODY)},
     "/admin": {"get": _op("The operators' page", auth=True, media="text/html",
-                          params=[_query_id("after", "players after this account id")])},
+                          params=[_query_id("after", "players after this account id"),
+                                  NAME_QUERY])},
     "/admin/{action}": {"post": _op(
         "An operator's action from the operators' page (a form; answered by a redirect)",
         "303", auth=True, errors=("404",), params=[ADMIN_ACTION],

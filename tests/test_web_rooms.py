@@ -212,3 +212,55 @@ def test_the_lobby_shows_the_empty_tables_of_one_kind_as_one_row(web: Web) -> No
     # the hall's own list: one sit-down link per kind, each to a table with a free seat
     for link in page.locator(".table-row [href*='sit=1']").all():
         assert re.fullmatch(r"#/table/\d+\?sit=1", link.get_attribute("href") or "")
+
+
+def test_a_player_mutes_another_at_the_table_and_the_browser_remembers(web: Web) -> None:
+    """Strangers share a table's chat: 屏蔽 beside each other person hides their messages (not
+    shown, not read out) at every table in this browser, until pressed again; the muted person
+    and everyone else see nothing of it."""
+    host = web.page()
+    enter_as_guest(host, web.hall.base)
+    create = host.locator(".card.create")
+    create.locator("summary").click()
+    create.get_by_label("私人牌桌 (凭房间号加入)").check()
+    create.get_by_role("button", name="创建").click()
+    host.wait_for_function("window.baidaTable && window.baidaTable.state.seat === 0")
+    link = host.locator(".invite-link").input_value()
+    friend = web.page()
+    friend.goto(link)
+    friend.wait_for_function("window.baidaTable && window.baidaTable.state.seat === 1")
+    host.locator("[data-act='bots-and-start']").click()
+    friend.locator("[data-act='ready']").click()
+    for page in (host, friend):
+        page.wait_for_selector(".hand .tile-btn", timeout=30000)
+    name = friend.evaluate("window.baidaTable.state.table.seats[1].name")
+
+    def say(words: str) -> None:
+        friend.locator(".chat-form input").fill(words)
+        friend.locator(".chat-form button").click()
+        friend.wait_for_function("w => window.baidaTable.state.chat.some(m => m.text === w)",
+                                 arg=words)
+        time.sleep(1.2)  # the chat's pace: about one message a second
+
+    say("第一句")
+    host.wait_for_function("window.baidaTable.state.chat.some(m => m.text === '第一句')")
+    mute = host.locator(".mutes .btn-mute", has_text=name)
+    assert host.locator(".mutes .btn-mute").count() == 1  # the bots are not listed
+    mute.click()
+    host.locator(".mutes .btn-mute[aria-pressed='true']").wait_for()
+    assert "第一句" not in host.locator(".chat-lines").inner_text()  # gone at once
+    say("第二句")
+    host.reload()  # remembered by the browser
+    host.wait_for_selector(".hand .tile-btn", timeout=30000)
+    say("第三句")
+    host.wait_for_timeout(500)
+    assert not host.evaluate("n => window.baidaTable.state.chat.some(m => m.name === n)", name)
+    assert host.locator(".mutes .btn-mute[aria-pressed='true']").count() == 1
+    shot(host, f"chat-muted-zh-{DESKTOP['width']}")
+    # the muted player notices nothing: their own lines are there as ever
+    assert "第三句" in friend.locator(".chat-lines").inner_text()
+    host.locator(".mutes .btn-mute", has_text=name).click()
+    host.locator(".mutes .btn-mute[aria-pressed='false']").wait_for()
+    say("第四句")
+    host.wait_for_function("window.baidaTable.state.chat.some(m => m.text === '第四句')")
+    assert "第四句" in host.locator(".chat-lines").inner_text()

@@ -1,11 +1,32 @@
 // The table's side panel: the event log (kept through a reload of the page: the hall
 // re-sends the hand's state but not its past events) and the chat with its quick phrases.
 // Beside the board on a wide screen; elsewhere a panel opened from the top bar (记录).
+// A player may mute another (屏蔽): their messages are neither shown, read out nor counted as
+// unread, at every table, in this browser (the names are kept in localStorage).
 
 import { announce, clear, h } from "./dom.js";
 import { displayName, itemName, lang, pairNames, seatName, t, tileShort } from "./i18n.js";
 
 const LOG_LINES = 60;
+const MUTED_KEY = "baida.muted";
+const MUTED_MAX = 200;
+
+function mutedNames() {
+  try {
+    const names = JSON.parse(localStorage.getItem(MUTED_KEY) || "[]");
+    return new Set(Array.isArray(names) ? names.filter((n) => typeof n === "string") : []);
+  } catch {
+    return new Set();
+  }
+}
+
+function setMuted(name, on) {
+  const names = mutedNames();
+  if (on) names.add(name); else names.delete(name);
+  try {
+    localStorage.setItem(MUTED_KEY, JSON.stringify([...names].slice(-MUTED_MAX)));
+  } catch { /* not kept */ }
+}
 
 /** The log's line for ``event`` (null: not logged). ``s``: the table's state. */
 export function eventLine(event, s) {
@@ -86,6 +107,7 @@ export function makeSide(T) {
   }
 
   function onChat(m) {
+    if (mutedNames().has(m.name)) return;
     s.chat.push(m);
     if (s.chat.length > 100) s.chat.shift();
     announce(`${displayName(m.name)}: ${chatText(m)}`);
@@ -107,6 +129,22 @@ export function makeSide(T) {
       const phrases = h("div", { class: "phrases" }, Object.entries(s.phrases || {}).map(([id, words]) =>
         h("button", { type: "button", class: "btn btn-small", dataset: { phrase: id }, onclick: () => T.send({ type: "chat", phrase: id }) }, words[lang()])));
       chat.push(phrases, form);
+      const others = (s.table ? s.table.seats : []).filter((x, i) => x.kind === "person" && i !== s.seat && x.name);
+      if (others.length) {
+        const muted = mutedNames();
+        chat.push(h("div", { class: "mutes" }, h("span", { class: "muted" }, t("table.mute")),
+          ...others.map((x) => h("button", {
+            type: "button", class: "btn btn-small btn-mute", "aria-pressed": String(muted.has(x.name)),
+            title: t(muted.has(x.name) ? "table.unmute_title" : "table.mute_title", { name: displayName(x.name) }),
+            onclick: () => {
+              const on = !mutedNames().has(x.name);
+              setMuted(x.name, on);
+              if (on) s.chat = s.chat.filter((m) => m.name !== x.name);
+              key = null;  // draw the panel again
+              T.render();
+            },
+          }, displayName(x.name)))));
+      }
     } else {
       chat.push(h("p", { class: "muted" }, t("table.chat_spectator")));
     }
@@ -116,7 +154,8 @@ export function makeSide(T) {
   }
 
   function render(el) {
-    const now = JSON.stringify([lang(), s.seat === null, Boolean(s.phrases)]);
+    const people = (s.table ? s.table.seats : []).map((x) => (x.kind === "person" ? x.name : ""));
+    const now = JSON.stringify([lang(), s.seat === null, Boolean(s.phrases), people]);
     if (now !== key) {
       key = now;
       clear(el).append(...panel());

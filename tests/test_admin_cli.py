@@ -118,3 +118,46 @@ def test_a_backup_that_cannot_be_made_or_checked_leaves_nothing_and_says_why(
     err = capsys.readouterr().err
     assert err.startswith("baida admin: ") and "Traceback" not in err
     assert not (tmp_path / "j.db").exists()
+
+
+def test_the_operator_sets_a_new_password_for_a_player_who_lost_theirs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    from baida.server.store import AuthenticationFailed
+
+    store = Store(tmp_path / "hall.db")
+    store.migrate()
+    alice = store.accounts.register("阿丽", "the forgotten one")
+    token = store.accounts.open_session(alice.id)
+    guest = store.accounts.create_guest()
+    store.close()
+    data = ["admin", "--data", str(tmp_path)]
+
+    def run(*args: str, typed: str) -> int:
+        monkeypatch.setattr("sys.stdin", io.StringIO(typed))
+        return main([*data, *args])
+
+    assert run("password", "阿丽", typed="short\n") == 2
+    assert "at least 8 characters" in capsys.readouterr().err
+    assert run("password", guest.name, typed="a fine password\n") == 2
+    assert "guest has no password" in capsys.readouterr().err
+    assert run("password", "nobody", typed="a fine password\n") == 2
+    capsys.readouterr()
+    with Store(tmp_path / "hall.db") as check:  # nothing changed by the refusals
+        assert check.accounts.authenticate("阿丽", "the forgotten one").id == alice.id
+    assert run("password", "阿丽", typed="a brand new one\n") == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["name"] == "阿丽" and "password" not in json.dumps(out)
+    with Store(tmp_path / "hall.db") as check:
+        assert check.accounts.authenticate("阿丽", "a brand new one").id == alice.id
+        with pytest.raises(AuthenticationFailed):
+            check.accounts.authenticate("阿丽", "the forgotten one")
+        assert check.accounts.by_session(token) is None  # signed out everywhere
+    # at a terminal: typed twice, unseen; two that differ change nothing
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True, raising=False)
+    answers = iter(["one new password", "another password"])
+    monkeypatch.setattr("getpass.getpass", lambda prompt="": next(answers))
+    assert main([*data, "password", "阿丽"]) == 2
+    assert "differ" in capsys.readouterr().err

@@ -21,6 +21,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        ("reinstate", "lift a suspension")):
         child = sub.add_parser(name, help=text)
         child.add_argument("name", help="the account's display name")
+    password = sub.add_parser(
+        "password", help="set a new password for an account whose player lost theirs (signed "
+        "out everywhere); asked twice at a terminal, else one line read from standard input")
+    password.add_argument("name", help="the account's display name")
     grant = sub.add_parser("grant", help="give an account 银子")
     grant.add_argument("name")
     grant.add_argument("amount", type=int)
@@ -66,6 +70,12 @@ def run(args: argparse.Namespace) -> int:
             account = store.accounts.set_role(account.id, role)
         elif args.admin_command in ("suspend", "reinstate"):
             account = store.accounts.set_suspended(account.id, args.admin_command == "suspend")
+        elif args.admin_command == "password":
+            new = _new_password()
+            if new is None:
+                print("baida admin: the two passwords differ; nothing changed", file=sys.stderr)
+                return 2
+            account = store.accounts.reset_password(account.id, new)
         elif args.admin_command == "grant":
             key = args.key or f"cli-grant:{secrets.token_hex(8)}"
             store.ledger.grant(key, account.id, args.amount)
@@ -101,3 +111,14 @@ def _backup(database: str | None, hall_db: Path, target: Path) -> int:
         return 2
     print(json.dumps(report.to_json(), ensure_ascii=False))
     return 0
+
+
+def _new_password() -> str | None:
+    """The new password: typed twice, unseen, at a terminal (None when they differ), else the
+    first line of standard input (a script: ``echo … | baida admin password NAME``)."""
+    if sys.stdin.isatty():
+        import getpass
+
+        first = getpass.getpass("new password: ")
+        return first if getpass.getpass("again: ") == first else None
+    return sys.stdin.readline().rstrip("\r\n")

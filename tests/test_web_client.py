@@ -311,6 +311,21 @@ def test_the_win_guard_and_the_settlement_with_every_item(
     page.goto(web.hall.base + "/#/me")
     page.wait_for_selector(".hands-table tbody tr[data-hand]")
     shot(page, f"my-hands-{ruleset}-zh-{DESKTOP['width']}")
+    # on a phone the row's button is one line (回放与复盘 broke in two at 360 px) and nothing
+    # runs off the side
+    for width, label in ((DESKTOP["width"], "回放与复盘"), (360, "回放")):
+        page.set_viewport_size({"width": width, "height": 640})
+        button = page.locator(".hands-table .btn-replay").first
+        assert button.inner_text() == label and button.get_attribute("aria-label") == "回放与复盘"
+        assert page.evaluate("""() => {
+            const b = document.querySelector('.hands-table .btn-replay');
+            const line = parseFloat(getComputedStyle(b).lineHeight) || 20;
+            const root = document.scrollingElement;
+            return b.getBoundingClientRect().height < 2 * line + 16
+                && root.scrollWidth <= innerWidth;
+        }"""), width
+    shot(page, f"my-hands-{ruleset}-zh-360")
+    page.set_viewport_size(DESKTOP)
 
 
 def test_claim_buttons_countdown_and_the_chi_choice(

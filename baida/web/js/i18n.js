@@ -387,6 +387,7 @@ const STRINGS = {
   "st.verify_local_bad": ["✗ 本页算出的 SHA-256(种子) 不是开局时公布的承诺", "✗ SHA-256(seed), computed in this page, is not the commitment shown at the deal"],
   "st.verify_record_other": ["大厅记录里的种子或承诺与本页所见不同", "the hall's record holds another seed or commitment than this page saw"],
   "st.replay": ["回放与复盘", "Replay and review"],
+  "st.replay_short": ["回放", "Replay"],
   "st.download": ["下载记录", "Download the record"],
   "st.waiting_store": ["结算保存中…", "Saving the settlement…"],
   "st.collapsed_note": ["下一局轮到你了：结算已收起，可以再打开。", "Your move in the next hand: the settlement is folded away; open it again any time."],

@@ -78,7 +78,9 @@ export function mountMe(main, app) {
         h("td", {}, `${t(`ruleset.${hand.ruleset}`)} · ${t("table.hand_no", { n: hand.number })}`),
         h("td", {}, outcome(hand)),
         h("td", { class: `num ${hand.payment > 0 ? "pos" : hand.payment < 0 ? "neg" : ""}` }, signed(hand.payment)),
-        h("td", {}, h("a", { class: "btn btn-small", href: `#/hand/${hand.hand_id}` }, t("st.replay")))));
+        h("td", {}, h("a", { class: "btn btn-small btn-replay", href: `#/hand/${hand.hand_id}`, "aria-label": t("st.replay") },
+          h("span", { class: "label-long", "aria-hidden": "true" }, t("st.replay")),
+          h("span", { class: "label-short", "aria-hidden": "true" }, t("st.replay_short"))))));
     }
     const last = data.hands[data.hands.length - 1];
     moreHands.hidden = data.hands.length < 30;

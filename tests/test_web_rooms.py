@@ -59,7 +59,8 @@ def seat_state(web: Web, table_id: int, seat: int) -> dict[str, Any]:
     return web.hall.call(read)
 
 
-def test_an_invite_link_seats_a_friend_and_back_to_the_lobby_keeps_the_seat(web: Web) -> None:
+def private_table_host(web: Web) -> Any:
+    """A guest's page that has made a private table from the lobby and sits at it (seat 0)."""
     host = web.page()
     enter_as_guest(host, web.hall.base)
     create = host.locator(".card.create")
@@ -67,6 +68,11 @@ def test_an_invite_link_seats_a_friend_and_back_to_the_lobby_keeps_the_seat(web:
     create.get_by_label("私人牌桌 (凭房间号加入)").check()
     create.get_by_role("button", name="创建").click()
     host.wait_for_function("window.baidaTable && window.baidaTable.state.seat === 0")
+    return host
+
+
+def test_an_invite_link_seats_a_friend_and_back_to_the_lobby_keeps_the_seat(web: Web) -> None:
+    host = private_table_host(web)
     table_id = host.evaluate("window.baidaTable.state.table.id")
     code = host.evaluate("window.baidaTable.state.table.room_code")
     host.locator(".wait-count").filter(has_text="还差 3 位玩家").wait_for()
@@ -218,13 +224,7 @@ def test_a_player_mutes_another_at_the_table_and_the_browser_remembers(web: Web)
     """Strangers share a table's chat: 屏蔽 beside each other person hides their messages (not
     shown, not read out) at every table in this browser, until pressed again; the muted person
     and everyone else see nothing of it."""
-    host = web.page()
-    enter_as_guest(host, web.hall.base)
-    create = host.locator(".card.create")
-    create.locator("summary").click()
-    create.get_by_label("私人牌桌 (凭房间号加入)").check()
-    create.get_by_role("button", name="创建").click()
-    host.wait_for_function("window.baidaTable && window.baidaTable.state.seat === 0")
+    host = private_table_host(web)
     link = host.locator(".invite-link").input_value()
     friend = web.page()
     friend.goto(link)

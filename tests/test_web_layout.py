@@ -251,6 +251,9 @@ def test_the_top_bar_is_one_row_and_what_it_opens_fits_in_both_languages(
     page.set_viewport_size({"width": 740, "height": 375})
     page.locator("#topbar [data-act='toggle-side']").click()
     page.wait_for_selector(".table-side .log li")
+    # drawn when opened: its lists are not kept up to date while the panel is closed
+    assert page.evaluate("[...document.querySelectorAll('.table-side .log li')].at(-1)"
+                         ".textContent === window.baidaTable.state.log.at(-1)")
     shown, lines = page.evaluate(
         "(() => { const log = document.querySelector('.table-side .log');"
         " return [log.clientHeight, Math.min(log.scrollHeight, 200)]; })()")

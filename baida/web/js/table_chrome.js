@@ -20,6 +20,7 @@ export function makeChrome(T) {
     if (open) unread = false;
     T.root.classList.toggle("side-open", sideOpen);
     renderBar();
+    if (open) T.render();  // the panel is not drawn while hidden
   }
 
   function noteChat() {

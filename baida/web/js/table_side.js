@@ -71,6 +71,8 @@ export function eventLine(event, s) {
 export function makeSide(T) {
   const { s } = T;
   let key = null;
+  let listsKey = null;  // what the log and chat lists show (redrawn when it changes)
+  let added = 0;  // lines and messages added or taken away so far
   const storeKey = `baida.log.${T.tableId}`;
 
   /** Which hand the log belongs to (the same hand after a reload, not the next one). */
@@ -96,6 +98,7 @@ export function makeSide(T) {
 
   function addLog(line, loud = false) {
     s.log.push(line);
+    added += 1;
     if (s.log.length > LOG_LINES) s.log.shift();
     save();
     announce(line, { assertive: loud });
@@ -109,6 +112,7 @@ export function makeSide(T) {
   function onChat(m) {
     if (mutedNames().has(m.name)) return;
     s.chat.push(m);
+    added += 1;
     if (s.chat.length > 100) s.chat.shift();
     announce(`${displayName(m.name)}: ${chatText(m)}`);
     T.chrome.noteChat();
@@ -140,6 +144,7 @@ export function makeSide(T) {
               const on = !mutedNames().has(x.name);
               setMuted(x.name, on);
               if (on) s.chat = s.chat.filter((m) => m.name !== x.name);
+              added += 1;
               key = null;  // draw the panel again
               T.render();
             },
@@ -153,13 +158,23 @@ export function makeSide(T) {
     return [close, h("h2", { class: "side-title" }, t("table.log")), log, ...chat, keys];
   }
 
+  /** Draw the panel. Its log and chat lists are rebuilt only when they changed and the panel
+   * is shown: hidden (a phone's 记录 closed) they would be rebuilt and measured at every event
+   * for nobody (a quarter of a cheap phone's time in a hand). */
   function render(el) {
     const people = (s.table ? s.table.seats : []).map((x) => (x.kind === "person" ? x.name : ""));
     const now = JSON.stringify([lang(), s.seat === null, Boolean(s.phrases), people]);
     if (now !== key) {
       key = now;
+      listsKey = null;
       clear(el).append(...panel());
     }
+    const shown = T.root.classList.contains("with-side") || T.root.classList.contains("side-open");
+    if (!shown) return;
+    const lists = [added, s.log, s.log.length, s.chat, s.chat.length];
+    const same = listsKey !== null && lists.every((v, i) => v === listsKey[i]);
+    if (same) return;
+    listsKey = lists;
     const log = el.querySelector(".log");
     clear(log).append(...s.log.slice(-30).map((line) => h("li", {}, line)));
     log.scrollTop = log.scrollHeight;

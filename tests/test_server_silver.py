@@ -3,6 +3,7 @@ to the players left, balances never below 0; the operator's page and actions."""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -97,7 +98,9 @@ async def test_silver_hands_are_settled_with_fees_and_an_escape_pays_the_rest(
             await c.close()
 
 
-async def test_the_operator_sees_and_acts(tmp_path: Path) -> None:
+async def test_the_operator_sees_and_acts(tmp_path: Path,
+                                          caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING, logger="baida")
     async with running_hall(tmp_path) as hall:
         store = hall.runtime.store
         player_ = await Client(hall).guest()
@@ -146,6 +149,11 @@ async def test_the_operator_sees_and_acts(tmp_path: Path) -> None:
         assert hall.runtime.hall.get(table_id) is None
         await boss.http.post("/admin/suspend", data={**target, "sure": "on"})
         assert (await player_.http.get("/api/me")).status_code == 401
+        # the log says what the operator did, and who: the grant once (its form came twice)
+        done = [(r.event, getattr(r, "admin", None)) for r in caplog.records
+                if getattr(r, "event", None) in ("grant", "close_table", "suspend")]
+        assert done == [("grant", boss.me["id"]), ("close_table", boss.me["id"]),
+                        ("suspend", boss.me["id"])], done
         await player_.close()
         await boss.close()
 

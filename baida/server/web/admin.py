@@ -107,6 +107,8 @@ async def admin_action(request: Request) -> Response:
         done = await rt.hall.close_table(target, "closed by the operator")
         if not done:
             return error(404, "no open table with that id")
+        log.warning("table %s closed by admin %s", target, account.id,
+                    extra=fields("close_table", table=target, admin=account.id))
     elif action in ("suspend", "reinstate"):
         flag = action == "suspend"
         await rt.db.write(lambda s: s.accounts.set_suspended(target, flag))
@@ -116,7 +118,11 @@ async def admin_action(request: Request) -> Response:
     elif action == "grant":
         amount = _int(data.get("amount"))
         key = f"admin-grant:{account.id}:{data.get('key') or target}:{amount}:{_nonce(data)}"
-        await rt.db.write(lambda s: s.ledger.grant(key, target, amount))
+        granted = await rt.db.write(lambda s: s.ledger.grant(key, target, amount))
+        if not granted.replayed:  # a form sent twice grants once, and is logged once
+            log.warning("%s 银子 granted to account %s by admin %s", amount, target, account.id,
+                        extra=fields("grant", user=target, admin=account.id, amount=amount,
+                                     key=key))
     else:
         return error(404, "unknown action")
     if content_type.startswith("application/json"):

@@ -52,3 +52,4 @@ export async function api(method, path, body) {
 
 export const get = (path) => api("GET", path);
 export const post = (path, body = {}) => api("POST", path, body);
+export const patch = (path, body = {}) => api("PATCH", path, body);

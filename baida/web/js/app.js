@@ -39,6 +39,12 @@ const app = {
     if (location.hash === "#/") route();
     else location.hash = "#/";
   },
+  /** The account as the hall now has it (a new name): the top bar shows it at once. */
+  setMe(me) {
+    this.me = me;
+    setCsrf(me.csrf);
+    topBar();
+  },
   setBalance(n) {
     if (this.me) this.me.balance = n;
     const el = document.getElementById("balance");

@@ -78,6 +78,10 @@ const STRINGS = {
   "refused.no_prompt": ["现在没有轮到你决定。", "{msg}"],
   "refused.not_offered": ["现在不能这样做。", "{msg}"],
   // the player's password
+  "name.title": ["名字", "Your name"],
+  "name.new": ["新名字（2 到 16 个字符）", "New name (2 to 16 characters)"],
+  "name.change": ["改名", "Rename"],
+  "name.done": ["你现在叫 {name}。", "You are now {name}."],
   "pw.title": ["修改密码", "Change your password"],
   "pw.current": ["当前密码", "Current password"],
   "pw.new": ["新密码（至少 8 个字符）", "New password (8 characters or more)"],

@@ -1,9 +1,9 @@
 // The player's own page: the 银子 balance and its history, and every hand played, each with
 // its replay, its verification and its record.
 
-import { get, post, setCsrf } from "./api.js";
+import { get, patch, post, setCsrf } from "./api.js";
 import { clear, h, toast } from "./dom.js";
-import { seatName, signed, t } from "./i18n.js";
+import { displayName, seatName, signed, t } from "./i18n.js";
 import { signInCard } from "./lobby.js";
 
 function when(iso) {
@@ -17,6 +17,27 @@ function when(iso) {
 function outcome(hand) {
   if (hand.outcome !== "win") return t("me.draw");
   return t("me.won", { who: seatName(hand.winner, hand.seat) });
+}
+
+/** A registered player's name, changed here (the hall checks it as at registration). */
+function nameCard(app) {
+  const field = h("input", { type: "text", autocomplete: "username", required: true, minlength: "2", maxlength: "16", value: app.me.name, "aria-label": t("name.new"), placeholder: t("name.new") });
+  const rename = async (e) => {
+    e.preventDefault();
+    const name = field.value.trim();
+    if (name === app.me.name) return;
+    try {
+      const { me } = await patch("/api/me", { name });
+      app.setMe(me);
+      field.value = me.name;
+      toast(t("name.done", { name: displayName(me.name) }));
+    } catch (err) {
+      toast(err.message, "error");  // taken, too like another, reserved...: in the page's language
+    }
+  };
+  return h("section", { class: "card name-card" }, h("h2", {}, t("name.title")),
+    h("form", { class: "signin-form", onsubmit: rename }, field,
+      h("button", { type: "submit", class: "btn" }, t("name.change"))));
 }
 
 function passwordCard(app) {
@@ -97,6 +118,7 @@ export function mountMe(main, app) {
       h("table", { class: "list-table" }, h("thead", {}, h("tr", {},
         [t("me.when"), t("me.kind"), t("me.amount"), t("me.hand")].map((c) => h("th", { scope: "col" }, c)))), ledger),
       moreLedger),
+    app.me.guest ? null : nameCard(app),
     app.me.guest ? null : passwordCard(app)));
   loadLedger().catch((err) => toast(err.message, "error"));
   loadHands().catch((err) => toast(err.message, "error"));

@@ -252,9 +252,14 @@ def test_a_player_mutes_another_at_the_table_and_the_browser_remembers(web: Web)
     say("第二句")
     host.reload()  # remembered by the browser
     host.wait_for_selector(".hand .tile-btn", timeout=30000)
+    # a new name does not undo it
+    session = friend.request.get(web.hall.base + "/api/session").json()["me"]
+    renamed = friend.request.patch(web.hall.base + "/api/me", data={"name": "改了名字"},
+                                   headers={"X-CSRF-Token": session["csrf"]})
+    assert renamed.ok, renamed.text()
     say("第三句")
     host.wait_for_timeout(500)
-    assert not host.evaluate("n => window.baidaTable.state.chat.some(m => m.name === n)", name)
+    assert not host.evaluate("window.baidaTable.state.chat.some(m => m.seat === 1)")
     assert host.locator(".mutes .btn-mute[aria-pressed='true']").count() == 1
     shot(host, f"chat-muted-zh-{DESKTOP['width']}")
     # the muted player notices nothing: their own lines are there as ever

@@ -2,7 +2,8 @@
 // re-sends the hand's state but not its past events) and the chat with its quick phrases.
 // Beside the board on a wide screen; elsewhere a panel opened from the top bar (记录).
 // A player may mute another (屏蔽): their messages are neither shown, read out nor counted as
-// unread, at every table, in this browser (the names are kept in localStorage).
+// unread, at every table, in this browser (their account ids are kept in localStorage: a new
+// name does not undo it).
 
 import { announce, clear, h } from "./dom.js";
 import { displayName, itemName, lang, pairNames, seatName, t, tileShort } from "./i18n.js";
@@ -11,20 +12,20 @@ const LOG_LINES = 60;
 const MUTED_KEY = "baida.muted";
 const MUTED_MAX = 200;
 
-function mutedNames() {
+function mutedUsers() {
   try {
-    const names = JSON.parse(localStorage.getItem(MUTED_KEY) || "[]");
-    return new Set(Array.isArray(names) ? names.filter((n) => typeof n === "string") : []);
+    const ids = JSON.parse(localStorage.getItem(MUTED_KEY) || "[]");
+    return new Set(Array.isArray(ids) ? ids.filter((n) => Number.isInteger(n)) : []);
   } catch {
     return new Set();
   }
 }
 
-function setMuted(name, on) {
-  const names = mutedNames();
-  if (on) names.add(name); else names.delete(name);
+function setMuted(user, on) {
+  const ids = mutedUsers();
+  if (on) ids.add(user); else ids.delete(user);
   try {
-    localStorage.setItem(MUTED_KEY, JSON.stringify([...names].slice(-MUTED_MAX)));
+    localStorage.setItem(MUTED_KEY, JSON.stringify([...ids].slice(-MUTED_MAX)));
   } catch { /* not kept */ }
 }
 
@@ -110,7 +111,9 @@ export function makeSide(T) {
   }
 
   function onChat(m) {
-    if (mutedNames().has(m.name)) return;
+    const from = s.table && s.table.seats[m.seat];
+    if (from && mutedUsers().has(from.user)) return;
+    m.user = from ? from.user : null;
     s.chat.push(m);
     added += 1;
     if (s.chat.length > 100) s.chat.shift();
@@ -133,17 +136,17 @@ export function makeSide(T) {
       const phrases = h("div", { class: "phrases" }, Object.entries(s.phrases || {}).map(([id, words]) =>
         h("button", { type: "button", class: "btn btn-small", dataset: { phrase: id }, onclick: () => T.send({ type: "chat", phrase: id }) }, words[lang()])));
       chat.push(phrases, form);
-      const others = (s.table ? s.table.seats : []).filter((x, i) => x.kind === "person" && i !== s.seat && x.name);
+      const others = (s.table ? s.table.seats : []).filter((x, i) => x.kind === "person" && i !== s.seat && Number.isInteger(x.user));
       if (others.length) {
-        const muted = mutedNames();
+        const muted = mutedUsers();
         chat.push(h("div", { class: "mutes" }, h("span", { class: "muted" }, t("table.mute")),
           ...others.map((x) => h("button", {
-            type: "button", class: "btn btn-small btn-mute", "aria-pressed": String(muted.has(x.name)),
-            title: t(muted.has(x.name) ? "table.unmute_title" : "table.mute_title", { name: displayName(x.name) }),
+            type: "button", class: "btn btn-small btn-mute", "aria-pressed": String(muted.has(x.user)),
+            title: t(muted.has(x.user) ? "table.unmute_title" : "table.mute_title", { name: displayName(x.name) }),
             onclick: () => {
-              const on = !mutedNames().has(x.name);
-              setMuted(x.name, on);
-              if (on) s.chat = s.chat.filter((m) => m.name !== x.name);
+              const on = !mutedUsers().has(x.user);
+              setMuted(x.user, on);
+              if (on) s.chat = s.chat.filter((m) => m.user !== x.user);
               added += 1;
               key = null;  // draw the panel again
               T.render();
@@ -162,7 +165,7 @@ export function makeSide(T) {
    * is shown: hidden (a phone's 记录 closed) they would be rebuilt and measured at every event
    * for nobody (a quarter of a cheap phone's time in a hand). */
   function render(el) {
-    const people = (s.table ? s.table.seats : []).map((x) => (x.kind === "person" ? x.name : ""));
+    const people = (s.table ? s.table.seats : []).map((x) => (x.kind === "person" ? [x.user, x.name] : null));
     const now = JSON.stringify([lang(), s.seat === null, Boolean(s.phrases), people]);
     if (now !== key) {
       key = now;

@@ -163,7 +163,7 @@ export function makeSide(T) {
 
   /** Draw the panel. Its log and chat lists are rebuilt only when they changed and the panel
    * is shown: hidden (a phone's 记录 closed) they would be rebuilt and measured at every event
-   * for nobody (a quarter of a cheap phone's time in a hand). */
+   * for nobody. */
   function render(el) {
     const people = (s.table ? s.table.seats : []).map((x) => (x.kind === "person" ? [x.user, x.name] : null));
     const now = JSON.stringify([lang(), s.seat === null, Boolean(s.phrases), people]);

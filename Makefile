@@ -14,9 +14,15 @@ export BAIDA_TEST_SCALE
 
 .PHONY: run install test quicktest lint bench lock clean
 
+# a half-made environment is removed (else the next `make` would take it as made and fail)
 $(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || { \
+		echo "baida needs Python 3.11 or newer; $(PYTHON) is $$($(PYTHON) -V 2>&1 || echo missing)." \
+			"Name another: make run PYTHON=python3.12" >&2; exit 1; }
+	@$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \
+		echo "could not make $(VENV) with $(PYTHON) -m venv; on Debian or Ubuntu install" \
+			"its venv module first (sudo apt install python3-venv), then run make again" >&2; exit 1; }
+	$(BIN)/python -m pip install -q --upgrade pip || { rm -rf $(VENV); exit 1; }
 
 # the runtime only: what `baida serve` and the other commands need (compatible ranges)
 $(RUN_STAMP): pyproject.toml | $(BIN)/python

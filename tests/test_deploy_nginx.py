@@ -123,6 +123,8 @@ def test_the_shipped_nginx_site_serves_the_hall_over_tls_with_its_sockets_and_ad
         assert plain.headers["location"] == "https://localhost/api/tables"
         page = web.get(base + "/", headers=host)
         assert page.status_code == 200 and "百搭" in page.text
+        assert page.headers["strict-transport-security"] == "max-age=31536000"
+        assert "frame-ancestors 'none'" in page.headers["content-security-policy"]  # the hall's
         signed = web.post(base + "/api/guest", headers={**host, **origin})
         assert signed.status_code == 201, signed.text
         cookie = signed.headers["set-cookie"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -269,5 +270,58 @@ async def test_table_chat_phrases_text_and_limits(tmp_path: Path) -> None:
         assert watcher.last("refused")["reason"] == "spectator_chat"
         phrases = (await watcher.http.get("/api/phrases")).json()["phrases"]
         assert phrases["hello"]["zh"] and phrases["hello"]["en"]
+        for c in [*clients, watcher]:
+            await c.close()
+
+
+async def test_a_report_reaches_the_operator_with_the_reported_words_and_no_one_else(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Strangers share a table: a person reports another to the operator (a log line with both
+    accounts and the reported person's last words at that table, a metric); the reporter is
+    answered ``reported``, nobody else hears of it; reporting oneself, an empty seat, or the
+    same person again at once is refused."""
+    caplog.set_level(logging.WARNING, logger="baida")
+    async with running_hall(tmp_path) as hall:
+        table_id, clients = await four_at_a_table(hall)
+        watcher = await Client(hall).guest()
+        await watcher.open(table_id)
+        await hall.quiet([*clients, watcher])
+        for words in ("难听的话", "更难听的话"):
+            await clients[1].send({"type": "chat", "text": words})
+            await hall.quiet([*clients, watcher])
+            hall.clock.advance(2.0)
+        await clients[1].send({"type": "chat", "phrase": "hurry"})
+        await hall.quiet([*clients, watcher])
+        before = {id(c): len(c.log) for c in [*clients, watcher]}
+        await clients[0].send({"type": "report", "seat": 1})
+        await hall.quiet([*clients, watcher])
+        assert clients[0].last("reported") == {"type": "reported", "seat": 1}
+        for c in [*clients[1:], watcher]:  # nobody else is told anything
+            assert c.log[before[id(c)]:] == []
+        reports = [r for r in caplog.records if getattr(r, "event", None) == "report"]
+        assert len(reports) == 1
+        report = reports[0]
+        assert (report.table, report.user, report.reporter) == (
+            table_id, clients[1].me["id"], clients[0].me["id"])
+        assert report.chat == ["难听的话", "更难听的话", "[hurry]"]
+        metrics = (await watcher.http.get("/metrics")).text
+        assert "baida_reports_total 1.0" in metrics
+        # a watcher may report too; oneself, or the same person again at once, is refused
+        await watcher.send({"type": "report", "seat": 1})
+        await hall.quiet([*clients, watcher])
+        assert watcher.last("reported")["seat"] == 1
+        for sender, seat, reason in ((clients[2], 2, "report_self"),
+                                     (clients[0], 1, "report_again")):
+            await sender.send({"type": "report", "seat": seat})
+            await hall.quiet([*clients, watcher])
+            assert sender.last("refused")["reason"] == reason
+        hall.clock.advance(601.0)  # later, the same pair may report again
+        await clients[0].send({"type": "report", "seat": 1})
+        await hall.quiet([*clients, watcher])
+        assert len([r for r in caplog.records if getattr(r, "event", None) == "report"]) == 3
+        await clients[0].send({"type": "report", "seat": 5})
+        await hall.quiet([*clients, watcher])
+        assert clients[0].last("refused")["code"] in ("malformed", "protocol")
         for c in [*clients, watcher]:
             await c.close()

@@ -222,8 +222,9 @@ def test_the_lobby_shows_the_empty_tables_of_one_kind_as_one_row(web: Web) -> No
 
 def test_a_player_mutes_another_at_the_table_and_the_browser_remembers(web: Web) -> None:
     """Strangers share a table's chat: 屏蔽 beside each other person hides their messages (not
-    shown, not read out) at every table in this browser, until pressed again; the muted person
-    and everyone else see nothing of it."""
+    shown, not read out) at every table in this browser, until pressed again; 举报 reports them
+    to the operator after asking; the muted or reported person and everyone else see nothing
+    of it."""
     host = private_table_host(web)
     link = host.locator(".invite-link").input_value()
     friend = web.page()
@@ -264,6 +265,15 @@ def test_a_player_mutes_another_at_the_table_and_the_browser_remembers(web: Web)
     shot(host, f"chat-muted-zh-{DESKTOP['width']}")
     # the muted player notices nothing: their own lines are there as ever
     assert "第三句" in friend.locator(".chat-lines").inner_text()
+    # 举报: asked first (a stray tap reports nobody), then the hall has it and says so to the
+    # reporter alone
+    host.locator(".mutes .btn-report").click()
+    dialog = host.locator(".modal", has_text="向管理员举报")
+    dialog.wait_for()
+    shot(host, f"report-ask-zh-{DESKTOP['width']}")
+    dialog.locator("[data-act='report-yes']").click()
+    host.locator(".toast-info", has_text="管理员会看到").wait_for()
+    assert friend.locator(".toast", has_text="举报").count() == 0
     host.locator(".mutes .btn-mute", has_text=name).click()
     host.locator(".mutes .btn-mute[aria-pressed='false']").wait_for()
     say("第四句")

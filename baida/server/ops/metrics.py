@@ -34,6 +34,8 @@ class Metrics:
             registry=r,
         )
         self.logins = Counter("baida_logins", "logins by outcome", ["outcome"], registry=r)
+        self.reports = Counter("baida_reports", "people reported to the operator by others at "
+                               "their table", registry=r)
 
         self._scrape_hooks: list[Callable[[], None]] = []
         # the hot path counts in plain integers; the counters catch up at each scrape
@@ -48,6 +50,9 @@ class Metrics:
 
     def refused(self, code: str) -> None:
         self.refusals.labels(code=code).inc()
+
+    def report(self) -> None:
+        self.reports.inc()
 
     def action(self) -> None:
         self.pending_actions += 1

@@ -1,4 +1,5 @@
-"""Table chat: quick phrases, short texts, and a per-person rate limit."""
+"""Table chat: quick phrases, short texts, a per-person rate limit, and what a report of a
+person quotes."""
 
 from __future__ import annotations
 
@@ -59,4 +60,35 @@ class ChatLimiter:
         if (times and now - times[-1] < MIN_INTERVAL) or len(times) >= PER_WINDOW:
             return False
         times.append(now)
+        return True
+
+
+REPORT_LINES = 10  # a person's last messages at the table, quoted in a report of them
+REPORT_AGAIN = 600.0  # seconds before one person may report the same person again here
+
+
+class ChatRecord:
+    """A table's last messages by person (what a report quotes: the operator reads the words,
+    not the reporter's account of them) and who reported whom when (one report a pair in
+    ``REPORT_AGAIN`` seconds)."""
+
+    def __init__(self, now: Callable[[], float]) -> None:
+        self._now = now
+        self._lines: dict[int, deque[str]] = {}
+        self._reported: dict[tuple[int, int], float] = {}
+
+    def said(self, user_id: int, text: str | None, phrase: str | None) -> None:
+        line = text if text is not None else f"[{phrase}]"
+        self._lines.setdefault(user_id, deque(maxlen=REPORT_LINES)).append(line)
+
+    def lines(self, user_id: int) -> list[str]:
+        return list(self._lines.get(user_id, ()))
+
+    def may_report(self, reporter: int, reported: int) -> bool:
+        """Whether this report is taken (and, if so, it is counted from now)."""
+        now = self._now()
+        last = self._reported.get((reporter, reported))
+        if last is not None and now - last < REPORT_AGAIN:
+            return False
+        self._reported[(reporter, reported)] = now
         return True

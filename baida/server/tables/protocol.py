@@ -155,18 +155,25 @@ class Chat(_Message):
     phrase: Annotated[str, Field(max_length=32)] | None = None
 
 
+class Report(_Message):
+    """Report the person in ``seat`` to the hall's operator (abuse in the chat, say)."""
+
+    type: Literal["report"]
+    seat: Seat
+
+
 class Ping(_Message):
     type: Literal["ping"]
     id: Annotated[str, Field(max_length=ID_MAX)] | None = None
 
 
 ClientMessage = Annotated[
-    Hello | Sit | Stand | Ready | Start | AddBots | Act | Resume | Chat | Ping,
+    Hello | Sit | Stand | Ready | Start | AddBots | Act | Resume | Chat | Report | Ping,
     Field(discriminator="type"),
 ]
 _CLIENT = TypeAdapter(ClientMessage)
 CLIENT_TYPES = ("hello", "sit", "stand", "ready", "start", "add_bots", "act", "resume", "chat",
-                "ping")
+                "report", "ping")
 
 
 def _size(frame: str | bytes) -> int:
@@ -628,6 +635,13 @@ class ChatMessage(_Out):
     phrase: str | None
 
 
+class Reported(_Out):
+    """Your report of the person in ``seat`` reached the hall's operator."""
+
+    type: Literal["reported"]
+    seat: Seat
+
+
 class Pong(_Out):
     type: Literal["pong"]
     id: str | None
@@ -663,6 +677,7 @@ SERVER_MESSAGES: dict[str, type[BaseModel]] = {
     "seat_mode": SeatMode,
     "hand_result": HandResultMessage,
     "chat": ChatMessage,
+    "reported": Reported,
     "pong": Pong,
     "error": ErrorMessage,
     "notice": Notice,
@@ -677,6 +692,7 @@ CLIENT_MESSAGES: dict[str, type[BaseModel]] = {
     "act": Act,
     "resume": Resume,
     "chat": Chat,
+    "report": Report,
     "ping": Ping,
 }
 

@@ -151,6 +151,9 @@ export function mountTable(main, app, tableId, { autoplay = false, sit = false }
       case "chat":
         T.side.onChat(m);
         break;
+      case "reported":
+        T.side.onReported(m);
+        break;
       case "error":
         s.stopped = m.code === "replaced" ? t("table.replaced") : t("table.closed", { msg: m.message });
         break;

@@ -5,7 +5,8 @@
 // unread, at every table, in this browser (their account ids are kept in localStorage: a new
 // name does not undo it).
 
-import { announce, clear, h } from "./dom.js";
+import { openModal } from "./dialogs.js";
+import { announce, clear, h, toast } from "./dom.js";
 import { displayName, itemName, lang, pairNames, seatName, t, tileShort } from "./i18n.js";
 
 const LOG_LINES = 60;
@@ -121,6 +122,26 @@ export function makeSide(T) {
     T.chrome.noteChat();
   }
 
+  /** Ask before a report goes to the operator (a misplaced tap reports nobody). */
+  function askReport(x) {
+    const name = displayName(x.name);
+    let dialog = null;
+    const yes = h("button", { type: "button", class: "btn btn-danger", dataset: { act: "report-yes" }, onclick: () => {
+      T.send({ type: "report", seat: x.seat });
+      dialog.close();
+    } }, t("table.report"));
+    const no = h("button", { type: "button", class: "btn", onclick: () => dialog.close() }, t("cancel"));
+    dialog = openModal([h("h2", { id: "report-title" }, t("table.report")), h("p", {}, t("table.report_confirm", { name })),
+      h("div", { class: "modal-buttons" }, no, yes)], { label: "report-title", focus: no,
+      onKey: (e) => { if (e.key === "Escape") { dialog.close(); return true; } return false; } });
+  }
+
+  /** The hall took a report: say so (to the reporter only: nobody else hears of it). */
+  function onReported(m) {
+    const seat = s.table && s.table.seats[m.seat];
+    toast(t("table.reported", { name: seat ? displayName(seat.name) : "" }));
+  }
+
   function panel() {
     const log = h("ol", { class: "log", "aria-label": t("table.log") });
     const messages = h("ol", { class: "chat-lines", "aria-label": t("table.chat") });
@@ -140,7 +161,7 @@ export function makeSide(T) {
       if (others.length) {
         const muted = mutedUsers();
         chat.push(h("div", { class: "mutes" }, h("span", { class: "muted" }, t("table.mute")),
-          ...others.map((x) => h("button", {
+          ...others.flatMap((x) => [h("button", {
             type: "button", class: "btn btn-small btn-mute", "aria-pressed": String(muted.has(x.user)),
             title: t(muted.has(x.user) ? "table.unmute_title" : "table.mute_title", { name: displayName(x.name) }),
             onclick: () => {
@@ -151,7 +172,11 @@ export function makeSide(T) {
               key = null;  // draw the panel again
               T.render();
             },
-          }, displayName(x.name)))));
+          }, displayName(x.name)),
+          h("button", {
+            type: "button", class: "btn btn-small btn-plain btn-report", dataset: { report: String(x.seat) },
+            title: t("table.report_title", { name: displayName(x.name) }), onclick: () => askReport(x),
+          }, t("table.report"))])));
       }
     } else {
       chat.push(h("p", { class: "muted" }, t("table.chat_spectator")));
@@ -186,5 +211,5 @@ export function makeSide(T) {
     lines.scrollTop = lines.scrollHeight;
   }
 
-  return { addLog, onChat, render, restoreLog };
+  return { addLog, onChat, onReported, render, restoreLog };
 }

@@ -14,7 +14,7 @@ from ...directory.in_process import Directory
 from ...ops.metrics import Metrics
 from ...store.leases import Fence
 from ..botpool import BotPool
-from ..chat import ChatLimiter
+from ..chat import ChatLimiter, ChatRecord
 from ..clock import Clock, TimerHandle
 from ..config import TableConfig
 from ..connection import Connection, User
@@ -116,6 +116,7 @@ class TableState:
         self.match_id: int | None = None
         self.hand: HandInPlay | None = None
         self.chat = ChatLimiter(clock.now)
+        self.chat_record = ChatRecord(clock.now)
         # the inbox: a deque and the one future the table's task waits on when it is empty
         # (cheaper than an asyncio.Queue on the hall's hottest path)
         self._inbox: deque[tuple[Callable[..., Awaitable[None] | None], tuple]] = deque()

@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ....table import Refused, SeatMode
+from ...ops.logs import fields
 from .. import protocol as P
 from ..chat import chat_text
 from ..connection import Connection
@@ -172,7 +173,26 @@ class TableActor(Seating, Restart):
             raise Refused("rate_limited", "too many chat messages; wait a moment", "chat_too_fast")
         out = {"type": "chat", "seat": conn.seat, "name": conn.user.name, "text": text,
                "phrase": phrase}
+        self.chat_record.said(conn.user.id, text, phrase)
         self.directory.publish(self.id, out)
+
+    def _on_report(self, conn: Connection, msg: P.Report) -> None:
+        """A person at the table reports the person in ``msg.seat`` to the hall's operator: a
+        log line (event ``report``) with both accounts and the reported person's last words
+        here; the reporter is answered ``reported``. Nobody else is told."""
+        target = self.seats[msg.seat].user
+        if target is None:
+            raise Refused("not_allowed", "no one sits in that seat to report", "report_no_one")
+        if target.id == conn.user.id:
+            raise Refused("not_allowed", "you cannot report yourself", "report_self")
+        if not self.chat_record.may_report(conn.user.id, target.id):
+            raise Refused("rate_limited", "you reported this player a moment ago; the operator "
+                          "has it", "report_again")
+        self.metrics.report()
+        log.warning("player %s reported by %s at table %s", target.id, conn.user.id, self.id,
+                    extra=fields("report", table=self.id, user=target.id, user_name=target.name,
+                                 reporter=conn.user.id, chat=self.chat_record.lines(target.id)))
+        conn.send({"type": "reported", "seat": msg.seat})
 
     def _deliver(self, message: dict[str, Any]) -> None:
         """A table-wide message from the directory (chat) to everyone here."""
@@ -233,5 +253,6 @@ _HANDLERS: dict[str, Callable[[TableActor, Connection, Any], Any]] = {
     "act": TableActor._on_act,
     "resume": TableActor._on_resume,
     "chat": TableActor._on_chat,
+    "report": TableActor._on_report,
     "ping": TableActor._on_ping,
 }

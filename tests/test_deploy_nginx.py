@@ -190,3 +190,19 @@ def test_the_shipped_unit_is_one_systemd_accepts(tmp_path: Path) -> None:
                 if "baida.service" in line]
     assert done.returncode == 0 and not problems, done.stdout + done.stderr
     assert "--secure-cookies" in unit and "--forwarded-allow-ips 127.0.0.1" in unit
+
+
+def test_the_units_command_is_one_baida_serve_takes() -> None:
+    """The unit's ExecStart, parsed by baida's own parser: every flag known, every value valid."""
+    import shlex
+
+    from baida.cli import build_parser
+
+    line = next(x for x in UNIT.read_text().splitlines() if x.startswith("ExecStart="))
+    argv = shlex.split(line.removeprefix("ExecStart="))
+    assert argv[0] == "/opt/baida/.venv/bin/baida" and argv[1] == "serve"
+    args = build_parser(argv[1:]).parse_args(argv[1:])
+    assert (args.host, args.port, str(args.data)) == ("127.0.0.1", 8000, "/var/lib/baida")
+    assert args.secure_cookies and args.forwarded_allow_ips == "127.0.0.1"
+    site = SITE.read_text()
+    assert "server 127.0.0.1:8000;" in site  # nginx sends to where the unit listens

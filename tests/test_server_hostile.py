@@ -307,6 +307,14 @@ async def test_a_report_reaches_the_operator_with_the_reported_words_and_no_one_
         assert report.chat == ["难听的话", "更难听的话", "[hurry]"]
         metrics = (await watcher.http.get("/metrics")).text
         assert "baida_reports_total 1.0" in metrics
+        # the operator's page lists it, with the words
+        hall.runtime.store.accounts.set_role(clients[3].me["id"], "admin")
+        listed = (await clients[3].http.get("/api/admin")).json()["reports"]
+        assert [(r["table"], r["user"], r["reporter"], r["chat"]) for r in listed] == [
+            (table_id, clients[1].me["id"], clients[0].me["id"],
+             ["难听的话", "更难听的话", "[hurry]"])]
+        page = (await clients[3].http.get("/admin")).text
+        assert "举报 Reports" in page and "难听的话 / 更难听的话 / [hurry]" in page
         # a watcher may report too; oneself, or the same person again at once, is refused
         await watcher.send({"type": "report", "seat": 1})
         await hall.quiet([*clients, watcher])
@@ -320,6 +328,7 @@ async def test_a_report_reaches_the_operator_with_the_reported_words_and_no_one_
         await clients[0].send({"type": "report", "seat": 1})
         await hall.quiet([*clients, watcher])
         assert len([r for r in caplog.records if getattr(r, "event", None) == "report"]) == 3
+        assert len(hall.runtime.store.reports.newest()) == 3
         await clients[0].send({"type": "report", "seat": 5})
         await hall.quiet([*clients, watcher])
         assert clients[0].last("refused")["code"] in ("malformed", "protocol")

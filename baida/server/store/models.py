@@ -264,3 +264,17 @@ class HallNode(Base):
     expires: Mapped[float] = mapped_column(Float)
     draining: Mapped[bool] = mapped_column(Boolean)
     tables: Mapped[int] = mapped_column(Integer)
+
+
+class PlayerReport(Base):
+    """A person at a table reported another to the operator, with the reported person's last
+    words there (``chat``, oldest first)."""
+
+    __tablename__ = "player_reports"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    at: Mapped[datetime]
+    table_id: Mapped[int] = mapped_column(BigInteger)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    reporter_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    chat: Mapped[list[Any]]

@@ -15,6 +15,7 @@ from .hands import Hands
 from .leases import Leases
 from .ledger import Ledger
 from .passwords import Passwords
+from .reports import Reports
 from .tables import Tables
 
 DEFAULT_STARTING_BALANCE = 1000
@@ -25,8 +26,9 @@ def utc_now() -> datetime:
 
 
 class Store:
-    """Accounts, the 银子 ledger, tables, matches, hands, table leases: ``store.accounts``,
-    ``store.ledger``, ``store.tables``, ``store.hands``, ``store.leases``. Each call is its
+    """Accounts, the 银子 ledger, tables, matches, hands, table leases, reports of players:
+    ``store.accounts``, ``store.ledger``, ``store.tables``, ``store.hands``, ``store.leases``,
+    ``store.reports``. Each call is its
     own short transaction on a shared engine, so the hall may call from its writer thread and
     a pool of reader threads."""
 
@@ -52,6 +54,7 @@ class Store:
         self.tables = Tables(sessions, now)
         self.hands = Hands(sessions, now, self.ledger)
         self.leases = Leases(sessions)
+        self.reports = Reports(sessions, now)
 
     @property
     def dialect(self) -> str:

@@ -1,7 +1,7 @@
-"""The operator's page: tables, players and balances, the ledger's totals; close a table,
-suspend or reinstate an account (a suspension closes its sockets at once; its seats go as an
-escape does), grant 银子. Admins only; forms carry the CSRF token, and the three that cannot be
-taken back by a click (close, suspend, grant) a 确认 box that must be ticked.
+"""The operator's page: tables, players and balances, reports of players, the ledger's totals;
+close a table, suspend or reinstate an account (a suspension closes its sockets at once; its
+seats go as an escape does), grant 银子. Admins only; forms carry the CSRF token, and the three
+that cannot be taken back by a click (close, suspend, grant) a 确认 box that must be ticked.
 
 ``/admin`` is HTML for a browser; ``/api/admin/...`` the same as JSON.
 """
@@ -24,6 +24,7 @@ from .api import MAX_ID, ApiError, _int_param, body, endpoint, error, runtime_of
 log = logging.getLogger(__name__)
 PLAYERS_PER_PAGE = 100
 NAME_QUERY_MAX = 40  # characters of a name to look for (a name has at most 16)
+REPORTS_SHOWN = 30  # the newest reports of players, on the page
 
 
 def _admin(request: Request) -> Any:
@@ -42,6 +43,7 @@ async def _overview(request: Request) -> dict[str, Any]:
         raise ApiError(400, f"q: at most {NAME_QUERY_MAX} characters")
     players = await rt.db.read(lambda s: s.accounts.list_players(
         limit=PLAYERS_PER_PAGE, after=cursor, name_contains=query or None))
+    reports = await rt.db.read(lambda s: s.reports.newest(REPORTS_SHOWN))
     totals = await rt.db.read(lambda s: s.ledger.totals())
     check = await rt.db.read(lambda s: s.ledger.check())
     if rt.settings.node is None:
@@ -54,6 +56,12 @@ async def _overview(request: Request) -> dict[str, Any]:
             {"id": p.id, "name": p.name, "guest": p.is_guest, "role": p.role,
              "suspended": p.suspended, "balance": p.balance}
             for p in players
+        ],
+        "reports": [
+            {"id": r.id, "at": r.at.isoformat(), "table": r.table_id, "user": r.user_id,
+             "name": r.user_name, "reporter": r.reporter_id, "reporter_name": r.reporter_name,
+             "chat": r.chat}
+            for r in reports
         ],
         "query": query,
         # the cursor of the next page (``after``), when this one is full
@@ -190,6 +198,13 @@ def render_page(data: dict[str, Any], token: str) -> str:
         link = urlencode({"after": data["next_after"], **({"q": data["query"]} if data["query"]
                                                           else {})})
         more = f'<p><a href="/admin?{e(link)}">下一页 next {PLAYERS_PER_PAGE} →</a></p>'
+    rows_r = "".join(
+        f"<tr><td>{e(r['at'][:16].replace('T', ' '))}</td><td>{r['table']}</td>"
+        f"<td><a href=\"/admin?{e(urlencode({'q': r['name']}))}\">{e(r['name'])}</a> ({r['user']})"
+        f"</td><td>{e(r['reporter_name'])} ({r['reporter']})</td>"
+        f"<td>{' / '.join(e(line) for line in r['chat']) or '—'}</td></tr>"
+        for r in data["reports"]
+    ) or '<tr><td colspan="5">没有 none</td></tr>'
     ledger = data["ledger"]
     accounts = "".join(f"<li>{e(k)}: {v}</li>" for k, v in ledger["by_account"].items())
     sound = "OK" if data["ledger_ok"] else "PROBLEM: run the ledger check"
@@ -210,7 +225,10 @@ form{{display:inline;margin-right:.8rem}}</style></head>
 maxlength="{NAME_QUERY_MAX}" placeholder="名字 name" aria-label="名字 name">
 <button>查找 find</button>{' <a href="/admin">全部 all</a>' if data['query'] else ''}</form>
 <table><tr><th>id</th><th>name</th><th>kind</th><th>银子</th><th></th>
-<th></th></tr>{rows_p}</table>{more}</body></html>"""
+<th></th></tr>{rows_p}</table>{more}
+<h2>举报 Reports</h2><p>the newest {REPORTS_SHOWN}; the name finds the player above</p>
+<table><tr><th>time (UTC)</th><th>table</th><th>reported</th><th>by</th><th>their last words at
+the table</th></tr>{rows_r}</table></body></html>"""
 
 
 ROUTES = [

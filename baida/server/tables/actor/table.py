@@ -176,10 +176,11 @@ class TableActor(Seating, Restart):
         self.chat_record.said(conn.user.id, text, phrase)
         self.directory.publish(self.id, out)
 
-    def _on_report(self, conn: Connection, msg: P.Report) -> None:
+    async def _on_report(self, conn: Connection, msg: P.Report) -> None:
         """A person at the table reports the person in ``msg.seat`` to the hall's operator: a
-        log line (event ``report``) with both accounts and the reported person's last words
-        here; the reporter is answered ``reported``. Nobody else is told."""
+        log line (event ``report``) and a row for the operator's page, with both accounts and
+        the reported person's last words here; the reporter is answered ``reported``. Nobody
+        else is told."""
         target = self.seats[msg.seat].user
         if target is None:
             raise Refused("not_allowed", "no one sits in that seat to report", "report_no_one")
@@ -189,9 +190,15 @@ class TableActor(Seating, Restart):
             raise Refused("rate_limited", "you reported this player a moment ago; the operator "
                           "has it", "report_again")
         self.metrics.report()
-        log.warning("player %s reported by %s at table %s", target.id, conn.user.id, self.id,
+        words = self.chat_record.lines(target.id)
+        reporter = conn.user.id
+        log.warning("player %s reported by %s at table %s", target.id, reporter, self.id,
                     extra=fields("report", table=self.id, user=target.id, user_name=target.name,
-                                 reporter=conn.user.id, chat=self.chat_record.lines(target.id)))
+                                 reporter=reporter, chat=words))
+        try:
+            await self.db.write(lambda s: s.reports.add(self.id, target.id, reporter, words))
+        except Exception:  # the store is out: the log line above keeps the report
+            log.warning("table %s: a report could not be stored", self.id, exc_info=True)
         conn.send({"type": "reported", "seat": msg.seat})
 
     def _deliver(self, message: dict[str, Any]) -> None:

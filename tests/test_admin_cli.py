@@ -161,3 +161,36 @@ def test_the_operator_sets_a_new_password_for_a_player_who_lost_theirs(
     monkeypatch.setattr("getpass.getpass", lambda prompt="": next(answers))
     assert main([*data, "password", "阿丽"]) == 2
     assert "differ" in capsys.readouterr().err
+
+
+def test_a_backup_of_an_older_revision_is_taken_and_a_foreign_one_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Backing up before the new version's first start is the usual order: a database at an
+    older revision is copied (the hall migrates it at start); one at a revision this version
+    does not know, or with no revision at all, is refused and nothing is left."""
+    import sqlite3
+
+    from baida.server.store import migrate
+
+    older = tmp_path / "older"
+    older.mkdir()
+    store = Store(older / "hall.db")
+    migrate.upgrade(store.engine, "0004")
+    store.accounts.register("阿明", "a long password")
+    store.close()
+    assert main(["admin", "--data", str(older), "backup", str(tmp_path / "older.db")]) == 0
+    assert json.loads(capsys.readouterr().out)["accounts"] == 1
+    with Store(tmp_path / "older.db") as copy:
+        assert migrate.current_revision(copy.engine) == "0004"
+        copy.migrate()  # as the hall does at its start
+        assert not copy.schema_differences()
+    with sqlite3.connect(older / "hall.db") as db:
+        db.execute("UPDATE alembic_version SET version_num = '9999'")
+    assert main(["admin", "--data", str(older), "backup", str(tmp_path / "newer.db")]) == 2
+    assert "does not know" in capsys.readouterr().err
+    with sqlite3.connect(older / "hall.db") as db:
+        db.execute("DELETE FROM alembic_version")
+    assert main(["admin", "--data", str(older), "backup", str(tmp_path / "none.db")]) == 2
+    assert "not a hall's database" in capsys.readouterr().err
+    assert not (tmp_path / "newer.db").exists() and not (tmp_path / "none.db").exists()

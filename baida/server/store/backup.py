@@ -84,9 +84,9 @@ def _check(partial: Path, target: Path) -> BackupReport:
         raise BackupError(f"the copy failed SQLite's integrity check: {verdict}")
     store = Store(partial)
     try:
-        if store.schema_differences():
-            raise BackupError("the database's schema is not this version's: run the hall of "
-                              "this version once (it migrates at start), then back up")
+        revision = _revision_problem(store)
+        if revision is not None:
+            raise BackupError(revision)
         check = store.ledger.check()
         if not check.ok:
             raise BackupError("the ledger does not balance in the copy (baida admin check "
@@ -100,6 +100,25 @@ def _check(partial: Path, target: Path) -> BackupReport:
     with sqlite3.connect(partial) as db:  # the store's connections set WAL: one file again
         db.execute("PRAGMA journal_mode=DELETE")
     return BackupReport(target, partial.stat().st_size, int(accounts), int(hands), totals)
+
+
+def _revision_problem(store: Any) -> str | None:
+    """Why the copy is not a hall's database this version can restore, or None. A database at
+    an older revision is fine (backing up before the new version's first start is the usual
+    order; the hall migrates it at start); at this version's head its schema must be the
+    models'."""
+    from . import migrate
+
+    at = migrate.current_revision(store.engine)
+    if at is None:
+        return "not a hall's database (it has no schema revision)"
+    known = migrate.known_revisions()
+    if at not in known:
+        return (f"the database is at revision {at}, which this version does not know (a newer "
+                "version's?): back it up with that version")
+    if at == migrate.head_revision() and store.schema_differences():
+        return "the database's schema differs from its revision's: nothing was kept"
+    return None
 
 
 def _remove(path: Path) -> None:

@@ -37,6 +37,11 @@ def head_revision() -> str:
     return head
 
 
+def known_revisions() -> set[str]:
+    """Every revision this version's migrations know."""
+    return {r.revision for r in ScriptDirectory.from_config(alembic_config()).walk_revisions()}
+
+
 def current_revision(engine: Engine) -> str | None:
     """The revision the database is at (None: never migrated)."""
     with engine.connect() as connection:

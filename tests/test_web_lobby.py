@@ -6,6 +6,7 @@ who watches a table in play from the list, and the list filtered by ruleset and 
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from web_support import DESKTOP, PHONE, Web, enter_as_guest, shot
 
@@ -211,6 +212,18 @@ def test_a_friend_sits_by_the_room_code_a_stranger_sits_from_the_list_and_anothe
     assert watcher.locator(f".table-row[data-table='{public_id}']").count() == 1
 
 
+def sign_out_and_in(page: Any, name: str, password: str) -> None:
+    """Sign out from the top bar and in again from the lobby's card, as ``name``."""
+    page.get_by_role("button", name="退出登录").click()
+    page.wait_for_selector("[data-act='guest']")
+    signin = page.locator(".card.signin")
+    signin.get_by_placeholder("用户名").fill(name)
+    signin.get_by_placeholder("密码").fill(password)
+    signin.get_by_role("button", name="登录", exact=True).click()
+    page.wait_for_selector("#balance")
+    assert page.locator(".topbar .who").inner_text() == name
+
+
 def test_a_refused_name_is_explained_in_chinese_and_a_password_is_changed(web: Web) -> None:
     page = web.page()
     page.goto(web.hall.base + "/")
@@ -234,13 +247,7 @@ def test_a_refused_name_is_explained_in_chinese_and_a_password_is_changed(web: W
     card.get_by_placeholder("新密码（至少 8 个字符）").fill("another-pw-22")
     card.get_by_role("button", name="修改").click()
     page.locator(".toast-info", has_text="密码已修改").wait_for()
-    page.get_by_role("button", name="退出登录").click()
-    page.wait_for_selector("[data-act='guest']")
-    signin.get_by_placeholder("用户名").fill(name)
-    signin.get_by_placeholder("密码").fill("another-pw-22")
-    signin.get_by_role("button", name="登录", exact=True).click()
-    page.wait_for_selector("#balance")
-    assert page.locator(".topbar .who").inner_text() == name
+    sign_out_and_in(page, name, "another-pw-22")
     # a new name on my page: refused in Chinese, then taken; the top bar shows it at once and
     # it signs in from then on
     page.goto(web.hall.base + "/#/me")
@@ -255,13 +262,7 @@ def test_a_refused_name_is_explained_in_chinese_and_a_password_is_changed(web: W
     card.get_by_role("button", name="改名").click()
     page.locator(".toast-info", has_text=f"你现在叫 {renamed}").wait_for()
     assert page.locator(".topbar .who").inner_text() == renamed
-    page.get_by_role("button", name="退出登录").click()
-    page.wait_for_selector("[data-act='guest']")
-    signin.get_by_placeholder("用户名").fill(renamed)
-    signin.get_by_placeholder("密码").fill("another-pw-22")
-    signin.get_by_role("button", name="登录", exact=True).click()
-    page.wait_for_selector("#balance")
-    assert page.locator(".topbar .who").inner_text() == renamed
+    sign_out_and_in(page, renamed, "another-pw-22")
     page.goto(web.hall.base + "/#/me")
     page.locator(".name-card").wait_for()
     shot(page, f"me-name-zh-{DESKTOP['width']}")

@@ -199,7 +199,7 @@ export function makeSide(T) {
     }
     const shown = T.root.classList.contains("with-side") || T.root.classList.contains("side-open");
     if (!shown) return;
-    const lists = [added, s.log, s.log.length, s.chat, s.chat.length];
+    const lists = [added, s.log, s.chat];  // what was added, or a new hand's or a mute's list
     const same = listsKey !== null && lists.every((v, i) => v === listsKey[i]);
     if (same) return;
     listsKey = lists;

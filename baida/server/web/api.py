@@ -68,6 +68,14 @@ def error(status: int, message: str, code: str | None = None,
     return JSONResponse(content, status_code=status, headers=headers)
 
 
+def no_hand() -> ApiError:
+    return ApiError(404, "no finished hand of yours with that number", "no_hand")
+
+
+def no_table() -> ApiError:
+    return ApiError(404, "no such table", "no_table")
+
+
 def runtime_of(request: Request) -> Runtime:
     return request.app.state.runtime
 
@@ -216,11 +224,11 @@ async def _own_record(request: Request) -> tuple[int, Any]:
     """The hand id of the path and its game record: a finished hand the viewer played (or an
     admin); a 404 otherwise, the same whichever it is."""
     rt = runtime_of(request)
-    hand_id = _path_int(request, "hand_id")
+    hand_id = _path_int(request, "hand_id", no_hand)
     uid = request.state.account.id
     record = await rt.db.read(lambda s: s.hands.record(hand_id, uid))
     if record is None:
-        raise ApiError(404, "no finished hand of yours with that number", "no_hand")
+        raise no_hand()
     return hand_id, record
 
 
@@ -360,9 +368,9 @@ async def my_tables(request: Request) -> Response:
 async def table(request: Request) -> Response:
     rt = runtime_of(request)
     assert rt.hall is not None
-    found = rt.hall.describe(_path_int(request, "table_id"))
+    found = rt.hall.describe(_path_int(request, "table_id", no_table))
     if found is None or found.get("private"):
-        return error(404, "no such table", "no_table")
+        raise no_table()
     return JSONResponse({"table": found})
 
 
@@ -475,11 +483,12 @@ def _digits(raw: str) -> int | None:
     return value if value <= MAX_ID else None
 
 
-def _path_int(request: Request, name: str) -> int:
-    """The path's id ``name``; a 404 for anything that cannot be a row's id."""
+def _path_int(request: Request, name: str, missing: Callable[[], ApiError]) -> int:
+    """The path's id ``name``; ``missing()`` (the answer for a row that is not there) for
+    anything that cannot be a row's id, so a client cannot tell the two apart."""
     value = _digits(str(request.path_params.get(name, "")))
     if value is None:
-        raise ApiError(404, "not found")
+        raise missing()
     return value
 
 

@@ -332,5 +332,34 @@ async def test_a_report_reaches_the_operator_with_the_reported_words_and_no_one_
         await clients[0].send({"type": "report", "seat": 5})
         await hall.quiet([*clients, watcher])
         assert clients[0].last("refused")["code"] in ("malformed", "protocol")
+        # the operator marks one handled (a form of the page): the page then lists the open
+        # ones, and all of them with who handled which when asked; opened again by mistake
+        boss, csrf = clients[3], clients[3].me["csrf"]
+        newest = (await boss.http.get("/api/admin")).json()
+        assert newest["open_reports"] == 3 and newest["reports_shown"] == "open"
+        first = newest["reports"][-1]["id"]
+        done = await boss.http.post("/admin/handle_report", data={"id": str(first),
+                                                                  "csrf": csrf})
+        assert done.status_code == 303 and done.headers["location"] == "/admin"
+        listed = (await boss.http.get("/api/admin")).json()
+        assert listed["open_reports"] == 2 and first not in [r["id"] for r in listed["reports"]]
+        every = (await boss.http.get("/api/admin?reports=all")).json()["reports"]
+        handled = next(r for r in every if r["id"] == first)
+        assert (handled["handled_by"], handled["handled_by_name"]) == (
+            boss.me["id"], boss.me["name"]) and handled["handled_at"]
+        page = (await boss.http.get("/admin?reports=all")).text
+        assert "重新打开 reopen" in page and page.count("已处理 handled</button>") == 2
+        again = await boss.http.post("/admin/reopen_report", data={
+            "id": str(first), "csrf": csrf, "shown": "all"})
+        assert again.headers["location"] == "/admin?reports=all"
+        assert (await boss.http.get("/api/admin")).json()["open_reports"] == 3
+        missing = await boss.post("/api/admin/handle_report", {"id": 10**9})
+        assert missing.status_code == 404
+        player = await clients[0].post("/api/admin/handle_report", {"id": first})
+        assert player.status_code == 403  # operators only
+        audit = [(r.event, r.report, r.admin) for r in caplog.records
+                 if getattr(r, "event", None) in ("handle_report", "reopen_report")]
+        assert audit == [("handle_report", first, boss.me["id"]),
+                         ("reopen_report", first, boss.me["id"])]
         for c in [*clients, watcher]:
             await c.close()

@@ -66,6 +66,30 @@ def test_revision_0003_gives_older_names_their_skeletons(make_store) -> None:
         store.accounts.register("admiraI", "password1")
 
 
+def test_revision_0006_keeps_older_reports_open(make_store) -> None:
+    store = make_store(migrate=False)
+    upgrade(store.engine, "0005")
+    with store.engine.begin() as connection:
+        for name in ("Rude", "Alice"):
+            connection.execute(text(
+                "INSERT INTO users (name, name_key, name_skeleton, password_hash, is_guest, role,"
+                " suspended, session_version, created_at) VALUES (:name, :key, :key, 'x', :f,"
+                " 'player', :f, 1, :now)"), {"name": name, "key": name.casefold(), "f": False,
+                                            "now": datetime(2026, 1, 1, tzinfo=UTC)})
+        ids = [row[0] for row in connection.execute(text("SELECT id FROM users ORDER BY id"))]
+        connection.execute(text(
+            "INSERT INTO player_reports (at, table_id, user_id, reporter_id, chat) VALUES"
+            " (:now, 7, :rude, :alice, :chat)"), {"now": datetime(2026, 1, 1, tzinfo=UTC),
+                                                  "rude": ids[-2], "alice": ids[-1],
+                                                  "chat": '["words"]'})
+    store.migrate()
+    assert store.schema_differences() == []
+    [report] = store.reports.newest(open_only=True)
+    assert (report.user_name, report.chat,
+            report.handled_at) == ("Rude", ["words"], None)
+    assert store.reports.open_count() == 1
+
+
 def test_the_migrated_schema_matches_the_models(store: Store) -> None:
     assert store.schema_differences() == []
 

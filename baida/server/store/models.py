@@ -268,7 +268,8 @@ class HallNode(Base):
 
 class PlayerReport(Base):
     """A person at a table reported another to the operator, with the reported person's last
-    words there (``chat``, oldest first)."""
+    words there (``chat``, oldest first); ``handled_at`` and ``handled_by`` once an operator
+    has dealt with it (null while open)."""
 
     __tablename__ = "player_reports"
 
@@ -278,3 +279,5 @@ class PlayerReport(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     reporter_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     chat: Mapped[list[Any]]
+    handled_at: Mapped[datetime | None]
+    handled_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"))

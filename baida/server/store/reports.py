@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, aliased
 
 from .database import Sessions
@@ -27,6 +27,9 @@ class Report:
     reporter_id: int
     reporter_name: str
     chat: list[str]  # the reported person's last words at the table, oldest first
+    handled_at: datetime | None = None  # when an operator marked it dealt with
+    handled_by: int | None = None  # that operator
+    handled_by_name: str | None = None
 
 
 class Reports:
@@ -49,14 +52,44 @@ class Reports:
 
         return self._sessions.transact(work)
 
-    def newest(self, limit: int = 50) -> list[Report]:
-        """The newest reports first."""
-        reported, reporter = aliased(User), aliased(User)
+    def newest(self, limit: int = 50, *, open_only: bool = False) -> list[Report]:
+        """The newest reports first; with ``open_only``, those no operator has handled."""
+        reported, reporter, handler = aliased(User), aliased(User), aliased(User)
+        query = (select(PlayerReport, reported.name, reporter.name, handler.name)
+                 .join(reported, reported.id == PlayerReport.user_id)
+                 .join(reporter, reporter.id == PlayerReport.reporter_id)
+                 .outerjoin(handler, handler.id == PlayerReport.handled_by))
+        if open_only:
+            query = query.where(PlayerReport.handled_at.is_(None))
         with self._sessions.read() as session:
             rows = session.execute(
-                select(PlayerReport, reported.name, reporter.name)
-                .join(reported, reported.id == PlayerReport.user_id)
-                .join(reporter, reporter.id == PlayerReport.reporter_id)
-                .order_by(PlayerReport.id.desc()).limit(max(limit, 0))).all()
-        return [Report(r.id, r.at, r.table_id, r.user_id, name, r.reporter_id, by, list(r.chat))
-                for r, name, by in rows]
+                query.order_by(PlayerReport.id.desc()).limit(max(limit, 0))).all()
+        return [Report(r.id, r.at, r.table_id, r.user_id, name, r.reporter_id, by, list(r.chat),
+                       r.handled_at, r.handled_by, handled_by)
+                for r, name, by, handled_by in rows]
+
+    def open_count(self) -> int:
+        """How many reports no operator has handled yet."""
+        with self._sessions.read() as session:
+            return session.scalar(select(func.count()).select_from(PlayerReport).where(
+                PlayerReport.handled_at.is_(None))) or 0
+
+    def set_handled(self, report_id: int, admin_id: int | None) -> bool:
+        """Mark a report handled by ``admin_id`` (None: open it again); False when there is
+        no such report. Marking a handled report again keeps its first handler and time."""
+
+        def work(session: Session) -> bool:
+            row = session.get(PlayerReport, report_id)
+            if row is None:
+                return False
+            if admin_id is None:
+                values = {"handled_at": None, "handled_by": None}
+            elif row.handled_at is None:
+                values = {"handled_at": self._clock(), "handled_by": admin_id}
+            else:
+                return True
+            session.execute(update(PlayerReport).where(PlayerReport.id == report_id)
+                            .values(**values))
+            return True
+
+        return self._sessions.transact(work)

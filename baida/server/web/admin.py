@@ -1,7 +1,8 @@
 """The operator's page: tables, players and balances, reports of players, the ledger's totals;
 close a table, suspend or reinstate an account (a suspension closes its sockets at once; its
-seats go as an escape does), grant 银子. Admins only; forms carry the CSRF token, and the three
-that cannot be taken back by a click (close, suspend, grant) a 确认 box that must be ticked.
+seats go as an escape does), grant 银子, mark a report handled (or open again). Admins only;
+forms carry the CSRF token, and the three that cannot be taken back by a click (close,
+suspend, grant) a 确认 box that must be ticked.
 
 ``/admin`` is HTML for a browser; ``/api/admin/...`` the same as JSON.
 """
@@ -43,7 +44,10 @@ async def _overview(request: Request) -> dict[str, Any]:
         raise ApiError(400, f"q: at most {NAME_QUERY_MAX} characters")
     players = await rt.db.read(lambda s: s.accounts.list_players(
         limit=PLAYERS_PER_PAGE, after=cursor, name_contains=query or None))
-    reports = await rt.db.read(lambda s: s.reports.newest(REPORTS_SHOWN))
+    every_report = request.query_params.get("reports") == "all"
+    reports = await rt.db.read(lambda s: s.reports.newest(REPORTS_SHOWN,
+                                                          open_only=not every_report))
+    open_reports = await rt.db.read(lambda s: s.reports.open_count())
     totals = await rt.db.read(lambda s: s.ledger.totals())
     check = await rt.db.read(lambda s: s.ledger.check())
     if rt.settings.node is None:
@@ -60,9 +64,13 @@ async def _overview(request: Request) -> dict[str, Any]:
         "reports": [
             {"id": r.id, "at": r.at.isoformat(), "table": r.table_id, "user": r.user_id,
              "name": r.user_name, "reporter": r.reporter_id, "reporter_name": r.reporter_name,
-             "chat": r.chat}
+             "chat": r.chat,
+             "handled_at": r.handled_at.isoformat() if r.handled_at else None,
+             "handled_by": r.handled_by, "handled_by_name": r.handled_by_name}
             for r in reports
         ],
+        "reports_shown": "all" if every_report else "open",
+        "open_reports": open_reports,
         "query": query,
         # the cursor of the next page (``after``), when this one is full
         "next_after": players[-1].id if len(players) == PLAYERS_PER_PAGE else None,
@@ -131,11 +139,19 @@ async def admin_action(request: Request) -> Response:
             log.warning("%s 银子 granted to account %s by admin %s", amount, target, account.id,
                         extra=fields("grant", user=target, admin=account.id, amount=amount,
                                      key=key))
+    elif action in ("handle_report", "reopen_report"):
+        handler = account.id if action == "handle_report" else None
+        if not await rt.db.write(lambda s: s.reports.set_handled(target, handler)):
+            return error(404, "no report with that id")
+        log.warning("report %s %s by admin %s", target,
+                    "handled" if handler else "opened again", account.id,
+                    extra=fields(action, report=target, admin=account.id))
     else:
         return error(404, "unknown action")
     if content_type.startswith("application/json"):
         return JSONResponse({"ok": True})
-    return RedirectResponse("/admin", status_code=303)
+    back = "/admin?reports=all" if data.get("shown") == "all" else "/admin"
+    return RedirectResponse(back, status_code=303)
 
 
 CONFIRMED = ("close_table", "suspend", "grant")  # a form of these needs its 确认 box ticked
@@ -198,13 +214,29 @@ def render_page(data: dict[str, Any], token: str) -> str:
         link = urlencode({"after": data["next_after"], **({"q": data["query"]} if data["query"]
                                                           else {})})
         more = f'<p><a href="/admin?{e(link)}">下一页 next {PLAYERS_PER_PAGE} →</a></p>'
+    every_report = data["reports_shown"] == "all"
+    shown = '<input type="hidden" name="shown" value="all">' if every_report else ""
+
+    def report_state(r: dict[str, Any]) -> str:
+        if r["handled_at"] is None:
+            return form("handle_report", r["id"], "已处理 handled", shown)
+        return (f"{e(r['handled_by_name'] or '')} {e(_minute(r['handled_at']))} "
+                + form("reopen_report", r["id"], "重新打开 reopen", shown))
+
     rows_r = "".join(
-        f"<tr><td>{e(r['at'][:16].replace('T', ' '))}</td><td>{r['table']}</td>"
+        f"<tr><td>{e(_minute(r['at']))}</td><td>{r['table']}</td>"
         f"<td><a href=\"/admin?{e(urlencode({'q': r['name']}))}\">{e(r['name'])}</a> ({r['user']})"
         f"</td><td>{e(r['reporter_name'])} ({r['reporter']})</td>"
-        f"<td>{' / '.join(e(line) for line in r['chat']) or '—'}</td></tr>"
+        f"<td>{' / '.join(e(line) for line in r['chat']) or '—'}</td>"
+        f"<td>{report_state(r)}</td></tr>"
         for r in data["reports"]
-    ) or '<tr><td colspan="5">没有 none</td></tr>'
+    ) or '<tr><td colspan="6">没有 none</td></tr>'
+    if every_report:
+        which = (f'the newest {REPORTS_SHOWN}, handled or not · <a href="/admin">只看未处理 '
+                 f'open only ({data["open_reports"]})</a>')
+    else:
+        which = (f'{data["open_reports"]} open, the newest {REPORTS_SHOWN} shown · '
+                 '<a href="/admin?reports=all">全部 all, handled too</a>')
     ledger = data["ledger"]
     accounts = "".join(f"<li>{e(k)}: {v}</li>" for k, v in ledger["by_account"].items())
     sound = "OK" if data["ledger_ok"] else "PROBLEM: run the ledger check"
@@ -226,9 +258,14 @@ maxlength="{NAME_QUERY_MAX}" placeholder="名字 name" aria-label="名字 name">
 <button>查找 find</button>{' <a href="/admin">全部 all</a>' if data['query'] else ''}</form>
 <table><tr><th>id</th><th>name</th><th>kind</th><th>银子</th><th></th>
 <th></th></tr>{rows_p}</table>{more}
-<h2>举报 Reports</h2><p>the newest {REPORTS_SHOWN}; the name finds the player above</p>
+<h2>举报 Reports</h2><p>{which}; the name finds the player above</p>
 <table><tr><th>time (UTC)</th><th>table</th><th>reported</th><th>by</th><th>their last words at
-the table</th></tr>{rows_r}</table></body></html>"""
+the table</th><th>处理 handled</th></tr>{rows_r}</table></body></html>"""
+
+
+def _minute(iso: str) -> str:
+    """An ISO time to the minute, as the page shows it (UTC)."""
+    return iso[:16].replace("T", " ")
 
 
 ROUTES = [

@@ -61,6 +61,10 @@ HAND = [_path_id("hand_id")]
 NAME_QUERY = {"name": "q", "in": "query", "required": False,
               "description": "only players whose name holds this text (any case)",
               "schema": {"type": "string", "maxLength": 40}}
+REPORTS_QUERY = {"name": "reports", "in": "query", "required": False,
+                 "description": "all: the newest reports handled or not (by default the open "
+                                "ones only)",
+                 "schema": {"type": "string", "enum": ["open", "all"]}}
 TABLE_CONFIG = {
     "type": "object",
     "properties": {
@@ -75,7 +79,8 @@ TABLE_CONFIG = {
 }
 ADMIN_ACTION = {"name": "action", "in": "path", "required": True,
                 "schema": {"type": "string",
-                           "enum": ["close_table", "suspend", "reinstate", "grant"]}}
+                           "enum": ["close_table", "suspend", "reinstate", "grant",
+                                    "handle_report", "reopen_report"]}}
 ADMIN_BODY = _body({"id": ID, "amount": {"type": "integer"}, "key": {"type": "string"},
                     "nonce": {"type": "string"}}, ("id",))
 
@@ -163,12 +168,12 @@ PATHS: dict[str, dict[str, Any]] = {
     "/api/openapi.json": {"get": _op("This document")},
     "/api/admin": {"get": _op("The operators' overview", auth=True,
                               params=[_query_id("after", "players after this account id"),
-                                      NAME_QUERY])},
+                                      NAME_QUERY, REPORTS_QUERY])},
     "/api/admin/{action}": {"post": _op("An operator's action", auth=True, errors=("404",),
                                         params=[ADMIN_ACTION], body=ADMIN_BODY)},
     "/admin": {"get": _op("The operators' page", auth=True, media="text/html",
                           params=[_query_id("after", "players after this account id"),
-                                  NAME_QUERY])},
+                                  NAME_QUERY, REPORTS_QUERY])},
     "/admin/{action}": {"post": _op(
         "An operator's action from the operators' page (a form; answered by a redirect)",
         "303", auth=True, errors=("404",), params=[ADMIN_ACTION],
@@ -176,7 +181,7 @@ PATHS: dict[str, dict[str, Any]] = {
             "schema": {"type": "object", "properties": {
                 "id": {"type": "string"}, "amount": {"type": "string"},
                 "key": {"type": "string"}, "nonce": {"type": "string"},
-                "csrf": {"type": "string"}}}}}})},
+                "csrf": {"type": "string"}, "shown": {"type": "string"}}}}}})},
     "/healthz": {"get": _op("Whether the hall and its database answer", errors=("503",))},
     "/healthz/ready": {"get": _op("Whether this node is ready to serve (its database and "
                                   "directory answer)", errors=("503",))},

@@ -1,10 +1,10 @@
-"""The table fits the screen: at five window sizes, portrait and landscape, whole hands in both
-rulesets where at every turn and every claim prompt the hand, the action bar and the four seats
-lie inside the window and nothing scrolls (a Jiaxing hand scripted to a 三摊 warning and a 承包
-pair, a Wenling hand played to the wall's end with bots that claim all they can); the
-settlement's 继续 in view. On a touch screen one tap lifts a tile and a second one discards it.
-A Wenling settlement says who paid whom. The top bar is one row from a phone to a desktop in both
-languages, and its dialogs and the 记录 panel fit. Screenshots of every size go to
+"""The table fits the screen: at six window sizes (from 320 px wide), portrait and landscape, whole
+hands in both rulesets where at every turn and every claim prompt the hand, the action bar and
+the four seats lie inside the window and nothing scrolls (a Jiaxing hand scripted to a 三摊
+warning and a 承包 pair, a Wenling hand played to the wall's end with bots that claim all they
+can); the settlement's 继续 in view. On a touch screen one tap lifts a tile and a second one
+discards it. A Wenling settlement says who paid whom. The top bar is one row from a phone to a
+desktop in both languages, and its dialogs and the 记录 panel fit. Screenshots of every size go to
 tests/artifacts/web/."""
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from web_support import (
 
 pytest_plugins = ["web_fixtures"]
 
-SIZES = [(360, 640), (375, 740), (740, 375), (1280, 800), (1920, 1080)]
+SIZES = [(320, 568), (360, 640), (375, 740), (740, 375), (1280, 800), (1920, 1080)]
 SIZE_IDS = [f"{w}x{h}" for w, h in SIZES]
 
 # Everything the player needs lies inside the window: the hand (every tile), the action bar
@@ -196,7 +196,7 @@ def test_a_wenling_hand_full_of_claims_fits_the_window(
     assert sum(melds) >= 4, melds
 
 
-BAR_SIZES = [(360, 640), (375, 740), (412, 915), (740, 375), (768, 1024), (1280, 800)]
+BAR_SIZES = [(320, 568), (360, 640), (375, 740), (412, 915), (740, 375), (768, 1024), (1280, 800)]
 # An open dialog lies inside the window, and everything in it inside the dialog.
 DIALOG_INSIDE = """(selector) => {
   const W = window.innerWidth, H = window.innerHeight;
@@ -231,13 +231,15 @@ def test_the_top_bar_is_one_row_and_what_it_opens_fits_in_both_languages(
                                    f".width === {width}")
             problems = page.evaluate(TOPBAR)
             assert not problems, (screen, lang, width, height, problems)
+            wide = page.evaluate("document.scrollingElement.scrollWidth")
+            assert wide <= width, (screen, lang, width, "the page scrolls sideways", wide)
 
     check("lobby")
     page.set_viewport_size({"width": 375, "height": 740})
     quick_play(page, "wenling")
     check("table")
     shot(page, f"table-wenling-{lang}-bar-1280")
-    for width, height in BAR_SIZES[:4]:  # the table's particulars and 离开's question
+    for width, height in BAR_SIZES[:5]:  # the table's particulars and 离开's question
         page.set_viewport_size({"width": width, "height": height})
         for button, dialog in (("[data-act='table-info']", ".modal"), (".table-leave", ".modal")):
             page.locator(f"#topbar {button}").click()
@@ -258,6 +260,33 @@ def test_the_top_bar_is_one_row_and_what_it_opens_fits_in_both_languages(
         "(() => { const log = document.querySelector('.table-side .log');"
         " return [log.clientHeight, Math.min(log.scrollHeight, 200)]; })()")
     assert shown >= lines, (lang, shown, lines)
+
+
+# What sticks out past the window's right edge, and how wide the page scrolls.
+PAST_THE_RIGHT = """() => { const W = innerWidth, out = [];
+  for (const e of document.querySelectorAll('body *')) {
+    const r = e.getBoundingClientRect();
+    if (r.width && r.right > W + 1) out.push(`${e.tagName}.${e.className} ${Math.round(r.right)}`);
+  }
+  return [document.scrollingElement.scrollWidth, out.slice(0, 8)];
+}"""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_no_page_scrolls_sideways_on_the_narrowest_phone(web: Web, lang: str) -> None:
+    """At 320 px (the narrowest phones) the lobby with its tables, my page and both rules pages
+    fit the width: their long English item values wrap, the table list's cards shrink."""
+    page = web.page({"width": 320, "height": 568})
+    enter_as_guest(page, web.hall.base)
+    page.wait_for_selector(".table-row")
+    if lang == "en":
+        page.locator("#lang-toggle").click()
+    for where, ready in (("#/", ".table-row"), ("#/me", "main h1, main h2"),
+                         ("#/rules/jiaxing", ".rules-items"), ("#/rules/wenling", ".rules-items")):
+        page.evaluate(f"location.hash = '{where}'")
+        page.wait_for_selector(ready)
+        wide, past = page.evaluate(PAST_THE_RIGHT)
+        assert wide <= 320 and not past, (lang, where, wide, past)
 
 
 HAND_TILE = "document.querySelector('.hand .tile-btn').getBoundingClientRect().width"

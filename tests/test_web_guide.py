@@ -320,7 +320,7 @@ def test_a_first_time_visitor_is_guided_through_the_first_hand_once(
     offer.wait_for()
     shot(page, f"guide-offer-zh-{viewport['width']}")
     # one click: a guest, a practice table for points against three bots, the first hand
-    offer.locator("[data-act='guide-start']").click()
+    offer.locator("[data-act='guide-start'][data-ruleset='jiaxing']").click()
     page.wait_for_selector(".hand .tile-btn", timeout=30000)
     table = page.evaluate("window.baidaTable.state.table")
     assert table["stakes"] == "points" and table["ruleset"] == "jiaxing"
@@ -363,12 +363,73 @@ def test_a_first_time_visitor_is_guided_through_the_first_hand_once(
     assert page.locator(".guide-offer").count() == 0
 
 
+# The Wenling guide's steps, with what each outlines (none for the scoring).
+WENLING_STEPS = [("hand16", ".hand"), ("de", ".compass .wilds"), ("specials", ".my-seat-slot"),
+                 ("winany", ".hand"), ("discard", ".hand"), ("claim", ".actions"),
+                 ("points", None), ("sheng", ".compass .wall-count"), ("end", ".rules-button")]
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_wenling_first_hand_is_guided_through_wenlings_own_rules(
+    web: Web, monkeypatch: pytest.MonkeyPatch, viewport: dict[str, int]
+) -> None:
+    """The offer names both games; Wenling's guide teaches what Jiaxing's does not: 16 tiles,
+    得, flowers, winning on a discard, the scoring, the 生牌 stage (and no pattern hint)."""
+    install_scenario(web.hall, monkeypatch, Scenario(
+        config={"hands": 1, "timing": SLOW_BOTS}, seed=(5).to_bytes(32, "big"), policy=mo_qie))
+    page = web.page(viewport)
+    page.goto(web.hall.base + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    lang = "en" if viewport is PHONE else "zh"
+    set_lang(page, lang)
+    offer = page.locator(".guide-offer")
+    assert [b.get_attribute("data-ruleset") for b in offer.locator(
+        "[data-act='guide-start']").all()] == ["jiaxing", "wenling"]
+    shot(page, f"guide-offer-{lang}-{viewport['width']}")
+    offer.locator("[data-act='guide-start'][data-ruleset='wenling']").click()
+    page.wait_for_selector(".hand .tile-btn", timeout=30000)
+    table = page.evaluate("window.baidaTable.state.table")
+    assert table["stakes"] == "points" and table["ruleset"] == "wenling"
+    words = {"zh": ("16张", "得", "花牌", "别人打出的牌", "500", "包三家"),
+             "en": ("16 tiles", "得", "Flowers", "anyone's discard", "500", "包三家")}[lang]
+    said = []
+    for i, (step, focus) in enumerate(WENLING_STEPS, start=1):
+        bubble = bubble_step(page, step)
+        if focus:
+            page.locator(f"{focus}.guide-focus").wait_for()
+        clear_of_own_area(page)
+        assert bubble.locator(".guide-count").inner_text() == f"{i}/{len(WENLING_STEPS)}"
+        said.append(bubble.inner_text())
+        if step in ("de", "sheng"):
+            shot(page, f"guide-wenling-{step}-{lang}-{viewport['width']}")
+        if step == "discard":  # played with the bubble up: that is the lesson, and it moves on
+            assert wait_prompt(page)["kind"] == "turn"
+            face = page.evaluate("""() => { const s = window.baidaTable.state;
+              return [...document.querySelectorAll('.hand .tile-btn.can')].map(b => b.dataset.face)
+                .find(f => !s.view.wilds.includes(f)); }""")
+            page.locator(f".hand .tile-btn.can[data-face='{face}']").first.click()
+            continue
+        act = "guide-finish" if step == "end" else "guide-next"
+        bubble.locator(f"[data-act='{act}']").click()
+    assert page.locator(".guide-bubble").count() == 0
+    assert guide_state(page) == {"status": "done"}
+    assert page.locator(".pattern-hint").count() == 0
+    text = "\n".join(said)
+    assert all(w in text for w in words), (words, text)
+    # the 玩法 page's Wenling tab starts the Wenling guide again, at a new practice table
+    page.goto(web.hall.base + "/#/rules/wenling")
+    page.locator(".rules-page [data-act='guide-again']").click()
+    bubble_step(page, "hand16")
+    assert page.evaluate("window.baidaTable.state.table.ruleset") == "wenling"
+    assert page.evaluate("window.baidaTable.state.table.id") != table["id"]
+
+
 def test_the_guide_can_be_skipped_declined_and_started_again_from_the_rules_page(
     web: Web, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     page = lobby_of_first_visit(web, monkeypatch)
     set_lang(page, "en")
-    page.locator(".guide-offer [data-act='guide-start']").click()
+    page.locator(".guide-offer [data-act='guide-start'][data-ruleset='jiaxing']").click()
     bubble = bubble_step(page, "hand")
     assert "Your hand" in bubble.inner_text()
     bubble.locator("[data-act='guide-next']").click()
@@ -409,7 +470,7 @@ def test_the_discard_lesson_moves_on_when_the_ack_comes_before_the_next_frame(
     """A busy machine draws late: the hall's ack (which clears the answered prompt) may arrive
     before the guide's next frame, and the answer still counts."""
     page = lobby_of_first_visit(web, monkeypatch)
-    page.locator(".guide-offer [data-act='guide-start']").click()
+    page.locator(".guide-offer [data-act='guide-start'][data-ruleset='jiaxing']").click()
     for step in ("hand", "pattern", "hint"):
         bubble_step(page, step).locator("[data-act='guide-next']").click()
     bubble_step(page, "discard")

@@ -1,17 +1,19 @@
 // The first-hand guide. A first-time visitor finds an offer in the lobby; taking it opens a
-// practice table (quick play: Jiaxing for points against three bots, the 听牌 and pattern
-// hints on, no 银子) and a few short steps walk through the first hand in a bubble over the
-// board: the hand, what wins in Jiaxing, the pattern hint, discarding, claims and their
-// countdown, 自摸. The bubble is not a dialog: it never takes the focus or the keys, never
-// covers the own hand and its buttons, and every step has 跳过. The answer (taken, skipped,
-// finished) is kept in localStorage ("baida.guide"), so the offer is made once; the 玩法 page
-// starts the guide again. The guide reads the table as the page shows it
+// practice table of the chosen ruleset (quick play for points against three bots, the 听牌 and
+// pattern hints on, no 银子) and a few short steps walk through the first hand in a bubble over
+// the board. Jiaxing: the hand, what wins there, the pattern hint, discarding, claims and their
+// countdown, 自摸. Wenling: the hand, 得, flowers and the other specials, winning on anyone's
+// discard, discarding, claims, the scoring, the 生牌 stage. The steps follow the table's ruleset
+// (``ruleset(name).guide``). The bubble is not a dialog: it never takes the focus or the keys,
+// never covers the own hand and its buttons, and every step has 跳过. The answer (taken,
+// skipped, finished) is kept in localStorage ("baida.guide"), so the offer is made once; the
+// 玩法 page starts the guide again. The guide reads the table as the page shows it
 // (``window.baidaTable.state``, the drawn elements and the ANSWERED event of an answer taken)
 // and changes nothing there.
 
 import { post } from "./api.js";
 import { clear, h, toast } from "./dom.js";
-import { GUIDED_RULESET, RULESET_NAMES } from "./rulesets.js";
+import { GUIDED_RULESETS, RULESET_NAMES, ruleset } from "./rulesets.js";
 import { gt } from "./guide-i18n.js";
 import { onLangChange } from "./i18n.js";
 import { ANSWERED } from "./table_actions.js";
@@ -21,16 +23,29 @@ const TOUCH = "(hover: none) and (pointer: coarse)";
 const MINE = [".my-area", ".mine-slot", ".hand"];  // the own area: the bubble stays above it
 
 /** Each step: what it points at, and when it may show (the default: once the hand is dealt).
- * ``after``: the kind of prompt whose answer moves on by itself (the step's lesson done). */
+ * ``after``: the kind of prompt whose answer moves on by itself (the step's lesson done). A
+ * ruleset's facts name its steps, in order. */
 const STEPS = [
   { id: "hand", anchor: ".hand" },
   { id: "pattern", anchor: ".hand" },
   { id: "hint", anchor: ".pattern-hint", needs: ".pattern-hint" },
+  { id: "hand16", anchor: ".hand" },
+  { id: "de", anchor: ".compass .wilds" },
+  { id: "specials", anchor: ".my-seat-slot" },
+  { id: "winany", anchor: ".hand" },
   { id: "discard", anchor: ".hand", after: ["turn"] },
   { id: "claim", anchor: ".actions", after: ["claim", "rob"] },
   { id: "zimo", anchor: ".actions" },
+  { id: "points" },
+  { id: "sheng", anchor: ".compass .wall-count" },
   { id: "end", anchor: ".rules-button" },
 ];
+const STEP = Object.fromEntries(STEPS.map((step) => [step.id, step]));
+
+/** The steps at a table of ruleset ``name``. */
+function stepsOf(name) {
+  return ruleset(name).guide.map((id) => STEP[id]);
+}
 
 export function guideState() {
   try {
@@ -50,9 +65,9 @@ export function firstVisit() {
   return guideState() === null;
 }
 
-/** Start the guide: at the Jiaxing table ``tableId`` where the player sits, or at a new
- * practice table (signing in as a guest first when needed). */
-export async function startGuide(app, { tableId = null } = {}) {
+/** Start the guide: at the table ``tableId`` where the player sits, or at a new practice
+ * table of ``name`` (signing in as a guest first when needed). */
+export async function startGuide(app, { tableId = null, ruleset: name = GUIDED_RULESETS[0] } = {}) {
   if (tableId !== null) {
     save({ status: "running", table: tableId, step: 0 });
     sync();
@@ -60,7 +75,7 @@ export async function startGuide(app, { tableId = null } = {}) {
   }
   try {
     if (!app.me) await app.signIn("/api/guest");
-    const { table } = await post("/api/quickplay", { ruleset: GUIDED_RULESET });
+    const { table } = await post("/api/quickplay", { ruleset: name });
     save({ status: "running", table: table.id, step: 0 });
     location.hash = `#/table/${table.id}?auto=1`;
     sync();
@@ -78,7 +93,8 @@ export function learnCard(app) {
       ? h("div", { class: "guide-offer", role: "region", "aria-label": gt("guide.label") },
         h("h2", {}, gt("guide.offer_title")), h("p", {}, gt("guide.offer_text")),
         h("div", { class: "buttons" },
-          h("button", { type: "button", class: "btn btn-primary", dataset: { act: "guide-start" }, onclick: () => startGuide(app) }, gt("guide.offer_start")),
+          GUIDED_RULESETS.map((r, i) => h("button", { type: "button", class: i ? "btn" : "btn btn-primary", dataset: { act: "guide-start", ruleset: r },
+            onclick: () => startGuide(app, { ruleset: r }) }, gt("guide.offer_start", { name: gt(`rules.tab.${r}`) }))),
           h("button", { type: "button", class: "btn btn-plain", dataset: { act: "guide-decline" }, onclick: () => { save({ status: "declined" }); draw(); } }, gt("guide.offer_skip"))))
       : null;
     clear(card).append(offer, h("h2", {}, gt("learn.title")), h("p", { class: "muted" }, gt("learn.text")),
@@ -142,9 +158,17 @@ function schedule() {
   });
 }
 
+/** The steps of the guide's table, as its page shows it (the first guided ruleset's until the
+ * table is known). */
+function tableSteps() {
+  const s = window.baidaTable && window.baidaTable.state;
+  const name = (s && s.view && s.view.ruleset) || (s && s.table && s.table.ruleset) || GUIDED_RULESETS[0];
+  return stepsOf(name);
+}
+
 function setStep(step) {
   const state = guideState() || {};
-  if (step >= STEPS.length) {
+  if (step >= tableSteps().length) {
     save({ status: "done" });
     detach();
     return;
@@ -164,14 +188,15 @@ function stop() {
 function onAnswered(event) {
   const state = guideState();
   if (!live || !state || state.status !== "running" || live.bubble.hidden) return;
-  const index = stepIndex(state);
-  const step = STEPS[index];
+  const steps = tableSteps();
+  const index = stepIndex(state, steps);
+  const step = steps[index];
   if (step.after && step.after.includes(event.detail.kind)) setStep(index + 1);
 }
 
-/** The saved step, as an index into STEPS. */
-function stepIndex(state) {
-  return Math.max(0, Math.min(STEPS.length - 1, Number(state.step) || 0));
+/** The saved step, as an index into ``steps``. */
+function stepIndex(state, steps) {
+  return Math.max(0, Math.min(steps.length - 1, Number(state.step) || 0));
 }
 
 function update() {
@@ -181,8 +206,9 @@ function update() {
     return;
   }
   const s = window.baidaTable && window.baidaTable.state;
-  const index = stepIndex(state);
-  const step = STEPS[index];
+  const steps = tableSteps();
+  const index = stepIndex(state, steps);
+  const step = steps[index];
   const dealt = Boolean(s && s.view && s.seat !== null && s.view.phase !== "ended" && document.querySelector(".hand"));
   for (const el of document.querySelectorAll(".guide-focus")) el.classList.remove("guide-focus");
   if (!dealt || (step.needs && !document.querySelector(step.needs))) {
@@ -191,7 +217,7 @@ function update() {
   }
   const anchor = step.anchor ? document.querySelector(step.anchor) : null;
   if (anchor) anchor.classList.add("guide-focus");
-  draw(step, index, s);
+  draw(step, index, steps.length, s);
   place();
 }
 
@@ -204,21 +230,21 @@ function stepText(step, s) {
   return gt(`guide.${step.id}.text`);
 }
 
-function draw(step, index, s) {
-  const last = index === STEPS.length - 1;
-  const key = JSON.stringify([step.id, stepText(step, s), document.documentElement.lang]);
+function draw(step, index, count, s) {
+  const last = index === count - 1;
+  const key = JSON.stringify([step.id, index, count, stepText(step, s), document.documentElement.lang]);
   const bubble = live.bubble;
   bubble.hidden = false;
   if (bubble.dataset.key === key) return;
   bubble.dataset.key = key;
   bubble.dataset.step = step.id;
   const next = last
-    ? h("button", { type: "button", class: "btn btn-small btn-primary", dataset: { act: "guide-finish" }, onclick: () => setStep(STEPS.length) }, gt("guide.finish"))
+    ? h("button", { type: "button", class: "btn btn-small btn-primary", dataset: { act: "guide-finish" }, onclick: () => setStep(count) }, gt("guide.finish"))
     : h("button", { type: "button", class: "btn btn-small btn-primary", dataset: { act: "guide-next" }, onclick: () => setStep(index + 1) }, gt("guide.next"));
   const skip = last ? null : h("button", { type: "button", class: "btn btn-small btn-plain", dataset: { act: "guide-skip" }, onclick: stop }, gt("guide.skip"));
   clear(bubble).append(
     h("p", { class: "guide-title" }, h("strong", {}, gt(`guide.${step.id}.title`)), " ",
-      h("span", { class: "guide-count" }, gt("guide.count", { i: index + 1, n: STEPS.length }))),
+      h("span", { class: "guide-count" }, gt("guide.count", { i: index + 1, n: count }))),
     h("p", { class: "guide-text" }, stepText(step, s)),
     h("div", { class: "guide-buttons" }, skip, next));
 }

@@ -9,7 +9,7 @@ import { clear, h } from "./dom.js";
 import { gt, tr } from "./guide-i18n.js";
 import { startGuide } from "./guide.js";
 import { lang, onLangChange } from "./i18n.js";
-import { GUIDED_RULESET, RULESET_NAMES } from "./rulesets.js";
+import { GUIDED_RULESETS, RULESET_NAMES } from "./rulesets.js";
 import { tileImg } from "./widgets.js";
 
 export const RULESETS = RULESET_NAMES;
@@ -146,7 +146,9 @@ export function mountRules(main, app, ruleset) {
   const slot = h("div", { class: "rules-slot" });
   const tabs = h("nav", { class: "segmented rules-tabs", "aria-label": gt("rules.rulesets") },
     RULESETS.map((r) => h("a", { class: "btn btn-small", href: `#/rules/${r}`, "aria-current": r === which ? "page" : null, dataset: { rules: r } }, gt(`rules.tab.${r}`))));
-  const guide = h("button", { type: "button", class: "btn btn-small", dataset: { act: "guide-again" }, onclick: () => startGuide(app) }, gt("rules.guide_again"));
+  const guide = GUIDED_RULESETS.includes(which)
+    ? h("button", { type: "button", class: "btn btn-small", dataset: { act: "guide-again" }, onclick: () => startGuide(app, { ruleset: which }) }, gt("rules.guide_again"))
+    : null;
   clear(main).append(h("article", { class: "rules-page card" },
     h("header", { class: "rules-head" }, h("h1", {}, gt("rules.title")), tabs,
       h("span", { class: "rules-head-end" }, guide, h("a", { class: "btn btn-small btn-plain", href: "#/" }, gt("rules.back")))),
@@ -176,7 +178,7 @@ export function openRulesPanel(app, table) {
     const tabs = h("div", { class: "segmented rules-tabs", role: "group", "aria-label": gt("rules.rulesets") },
       RULESETS.map((r) => h("button", { type: "button", class: "btn btn-small", "aria-pressed": String(r === shown), dataset: { rules: r },
         onclick: () => { shown = r; draw(); focusTab(); } }, gt(`rules.tab.${r}`))));
-    const guide = shown === GUIDED_RULESET && table.ruleset === GUIDED_RULESET
+    const guide = shown === table.ruleset && GUIDED_RULESETS.includes(shown)
       ? h("button", { type: "button", class: "btn btn-small", dataset: { act: "guide-again" }, onclick: () => { close(); startGuide(app, { tableId: table.id }); } }, gt("rules.guide_here"))
       : null;
     clear(notice);  // drawn again below, in the language of the moment

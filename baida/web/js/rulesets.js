@@ -19,7 +19,8 @@ const FACTS = {
     discardedWildBars: false,
     limit: null,
     patternNeeded: true,   // a win needs 清一色/混一色/全老头/对对和: the table shows how far each is
-    guided: true,          // the first-hand guide teaches this ruleset
+    // the first-hand guide's steps at a table of this ruleset (js/guide.js)
+    guide: ["hand", "pattern", "hint", "discard", "claim", "zimo", "end"],
   },
   wenling: {
     name: "wenling",
@@ -38,15 +39,15 @@ const FACTS = {
     discardedWildBars: true,  // who discarded a 得 cannot win this hand
     limit: 500,
     patternNeeded: false,
-    guided: false,
+    guide: ["hand16", "de", "specials", "winany", "discard", "claim", "points", "sheng", "end"],
   },
 };
 
 /** Every ruleset the hall plays, in the lobby's order. */
 export const RULESET_NAMES = Object.keys(FACTS);
 
-/** The ruleset the first-hand guide plays. */
-export const GUIDED_RULESET = RULESET_NAMES.find((n) => FACTS[n].guided);
+/** The rulesets the first-hand guide teaches, in the lobby's order. */
+export const GUIDED_RULESETS = RULESET_NAMES.filter((n) => FACTS[n].guide);
 
 /** The facts of ruleset ``name`` (an unknown name reads as the first ruleset). */
 export function ruleset(name) {

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_web_layout import PAST_THE_RIGHT
 from web_support import (
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -120,6 +121,7 @@ REPLAY_VIEWS = """async (handId) => {
   const review = await (await fetch(`/api/hands/${handId}/replay`)).json();
   return { n: review.events.length, views: replayViews(review).map((s) => s.view) };
 }"""
+NARROWEST = {"width": 320, "height": 568}
 REPLAY_KEYS = ("wall_remaining", "santan_pairs", "claim_counts", "last_discard")
 REPLAY_PLAYER_KEYS = ("melds", "discards", "claimed", "flowers", "gave_up")
 
@@ -184,6 +186,22 @@ def test_a_past_hand_full_of_claims_is_replayed_step_by_step_from_my_page(
     page.keyboard.press(" ")
     shot(page, f"replay-claims-{ruleset}-zh-{DESKTOP['width']}")
     _check_the_bots_review(page, hand_id, record, steps)
+    # the narrowest phone: neither the replay with its review nor my page's list of hands
+    # scrolls sideways
+    page.set_viewport_size(NARROWEST)
+    for lang in ("zh", "en"):
+        wide, past = page.evaluate(PAST_THE_RIGHT)
+        assert wide <= NARROWEST["width"] and not past, ("replay", lang, wide, past)
+        shot(page, f"replay-review-{ruleset}-{lang}-320")
+        page.goto(web.hall.base + "/#/me")
+        page.locator(".hands-table tbody tr[data-hand]").first.wait_for()
+        shot(page, f"me-{ruleset}-{lang}-320")
+        wide, past = page.evaluate(PAST_THE_RIGHT)
+        assert wide <= NARROWEST["width"] and not past, ("my page", lang, wide, past)
+        if lang == "zh":
+            page.locator("#lang-toggle").click()
+            page.goto(web.hall.base + f"/#/hand/{hand_id}")
+            page.wait_for_selector(".rv-summary")
 
 
 REVIEW_OF = "id => fetch(`/api/hands/${id}/review`).then(r => r.json())"

@@ -448,14 +448,18 @@ WORDS = """async () => {
     share: i18n.counted('st.shares', 1, { who: 'Left' }),
     shares: i18n.counted('st.shares', 2, { who: 'You' }),
     guest: i18n.displayName('游客4766'), named: i18n.displayName('游客小王'),
+    tiles: ['5m', 'C', 'F', 'P', 'E', 'f1', 'f6'].map(i18n.tileShort),
+    chi: i18n.tilesShort(['3s', '4s', '5s']),
   };
   i18n.setLang('zh');
   out.guestZh = i18n.displayName('游客4766');
+  out.tilesZh = ['5m', 'C', 'E', 'f1'].map(i18n.tileShort);
+  out.chiZh = i18n.tilesShort(['3s', '4s', '5s']);
   return out;
 }"""
 
 
-def test_english_counts_its_shares_and_rounds_and_names_guests(web: Web) -> None:
+def test_english_counts_its_shares_and_rounds_and_names_guests_and_tiles(web: Web) -> None:
     page = web.page()
     page.goto(web.hall.base + "/")
     page.wait_for_selector("body[data-ready='1']")
@@ -464,6 +468,9 @@ def test_english_counts_its_shares_and_rounds_and_names_guests(web: Web) -> None
         "round": "1 round", "rounds": "2 rounds", "hand": "1 hand",
         "share": "Left paid 1 share", "shares": "You paid 2 shares",
         "guest": "Guest 4766", "named": "游客小王", "guestZh": "游客4766",
+        # a suit tile keeps its notation in English, an honour or a flower is named
+        "tiles": ["5m", "Red", "Green", "White", "East", "Spring", "Orchid"],
+        "chi": "3s 4s 5s", "tilesZh": ["5万", "中", "东", "春"], "chiZh": "3条4条5条",
     }
 
 

@@ -3,7 +3,7 @@
 // of it and of the best alternative; a summary; the costliest choices, one click away.
 
 import { h } from "./dom.js";
-import { seatName, t, tileShort } from "./i18n.js";
+import { seatName, t, tileShort, tilesShort } from "./i18n.js";
 
 const SHOWN_MISTAKES = 3;
 const NEGLIGIBLE = 0.005; // costs below this print as 0.00: not worth listing
@@ -27,7 +27,7 @@ export function decisionsByStep(review) {
 
 /** An action as a player reads it: 打出 5万, 吃 3万4万5万, 过 / Discard 5m, Chi 3m4m5m, Pass. */
 export function actionText(action) {
-  const tiles = action.tiles ? action.tiles.map(tileShort).join("") : action.tile ? tileShort(action.tile) : "";
+  const tiles = action.tiles ? tilesShort(action.tiles) : action.tile ? tileShort(action.tile) : "";
   return tiles ? `${t(`act.${action.type}`)} ${tiles}` : t(`act.${action.type}`);
 }
 

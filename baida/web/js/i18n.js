@@ -473,6 +473,7 @@ const SUIT_EN = { m: "Characters", p: "Dots", s: "Bamboo" };
 const HONOUR_ZH = { E: "东风", S: "南风", W: "西风", N: "北风", C: "红中", F: "发财", P: "白板" };
 const HONOUR_EN = { E: "East wind", S: "South wind", W: "West wind", N: "North wind", C: "Red dragon", F: "Green dragon", P: "White dragon" };
 const HONOUR_SHORT = { E: "东", S: "南", W: "西", N: "北", C: "中", F: "发", P: "白" };
+const HONOUR_SHORT_EN = { E: "East", S: "South", W: "West", N: "North", C: "Red", F: "Green", P: "White" };
 const FLOWER_ZH = "春夏秋冬梅兰竹菊";
 const FLOWER_EN = ["Spring", "Summer", "Autumn", "Winter", "Plum", "Orchid", "Bamboo", "Chrysanthemum"];
 
@@ -530,13 +531,22 @@ export function tileName(face) {
   return (current === "zh" ? HONOUR_ZH : HONOUR_EN)[face] || face;
 }
 
-/** A short label: 5万, 中, 春 / 5m, C, f1. */
+/** A short label: 5万, 中, 春 / 5m, Red, Spring (a suit tile keeps its notation in English; an
+ * honour or a flower is named, "C" or "f1" telling a newcomer nothing). */
 export function tileShort(face) {
   if (!face) return "?";
-  if (current !== "zh") return face;
+  if (current !== "zh") {
+    if (isFlower(face)) return FLOWER_EN[Number(face[1]) - 1];
+    return HONOUR_SHORT_EN[face] || face;
+  }
   if (/^[1-9][mps]$/.test(face)) return face[0] + SUIT_ZH[face[1]];
   if (isFlower(face)) return FLOWER_ZH[Number(face[1]) - 1];
   return HONOUR_SHORT[face] || face;
+}
+
+/** Short labels of several tiles: 5万6万7万 / 5m 6m 7m. */
+export function tilesShort(faces) {
+  return faces.map(tileShort).join(current === "zh" ? "" : " ");
 }
 
 /** The wild's name at this table: 百搭 (Jiaxing) or 得 (Wenling); "wild" in English. */

@@ -6,7 +6,7 @@
 
 import { closeAll, modalOpen, openModal } from "./dialogs.js";
 import { announce, h, toast } from "./dom.js";
-import { pairNames, seatName, t, tileName, tileShort } from "./i18n.js";
+import { pairNames, seatName, t, tileName, tileShort, tilesShort } from "./i18n.js";
 import { play } from "./sound.js";
 import { sortFaces } from "./faces.js";
 import { tileImg } from "./widgets.js";
@@ -143,7 +143,7 @@ export function makeActions(T) {
 
   function chiLabel(a) {
     const claimed = s.view.last_discard ? s.view.last_discard.tile : null;
-    return `${t("act.chi")} ${sortFaces([...a.tiles, claimed]).map(tileShort).join("")}`;
+    return `${t("act.chi")} ${tilesShort(sortFaces([...a.tiles, claimed]))}`;
   }
 
   function kongLabel(a) {

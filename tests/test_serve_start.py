@@ -92,6 +92,10 @@ def _refused_port() -> int:
     ("serve", ["--data", "{tmp}/file/hall"], "baida serve: cannot write to the data folder"),
     ("serve", ["--database", "{tmp}/file/hall.db"],
      "baida serve: cannot write to the database's folder"),
+    ("serve", ["--chat-filter", "{tmp}/no-such-list.txt"],
+     "baida serve: --chat-filter: cannot read {tmp}/no-such-list.txt"),
+    ("serve", ["--chat-filter", "{tmp}/long.txt"], "baida serve: --chat-filter: {tmp}/long.txt, "
+     "line 2: a word of at most 40 characters"),
     ("admin", ["--database", "postgresql+psycopg://hall@127.0.0.1:{port}/hall", "check"],
      "baida admin: cannot open the database postgresql+psycopg://hall@127.0.0.1:{port}/hall:"),
     ("nodes", ["--database", "postgresql+psycopg://hall@127.0.0.1:{port}/hall", "list"],
@@ -101,8 +105,10 @@ def test_storage_that_cannot_be_used_is_one_line_not_a_traceback(
     tmp_path: Path, command: str, flags: list[str], said: str
 ) -> None:
     """The operator reads what is wrong (a database that refuses, a kind the hall does not
-    speak, a folder that cannot be written; never the password) and the command stops, 2."""
+    speak, a folder that cannot be written, a chat word list that cannot be used; never the
+    password) and the command stops, 2."""
     (tmp_path / "file").write_text("a file where a folder should be")
+    (tmp_path / "long.txt").write_text("ok\n" + "x" * 41 + "\n")
     fill = {"port": _refused_port(), "tmp": tmp_path}
     cmd = [sys.executable, "-m", "baida.cli", command, *(f.format(**fill) for f in flags)]
     if command == "serve":
@@ -113,3 +119,20 @@ def test_storage_that_cannot_be_used_is_one_line_not_a_traceback(
     assert len(lines) == 1 and lines[0].startswith(said.format(**fill)), done.stderr
     assert "Traceback" not in done.stdout + done.stderr and "secret" not in done.stderr
     assert ANNOUNCED not in done.stdout
+
+
+def test_every_node_of_several_is_given_the_chat_word_list(tmp_path: Path) -> None:
+    """``--nodes N`` starts each node with the supervisor's flags: the chat list too, by its
+    whole path (a node need not start in the same folder)."""
+    import argparse
+
+    from baida.server.serve_cli import add_arguments, node_flags, settings_from
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(["--nodes", "2", "--chat-filter", "words.txt"])
+    flags = node_flags(args)
+    at = flags.index("--chat-filter")
+    assert Path(flags[at + 1]).is_absolute() and flags[at + 1].endswith("words.txt")
+    assert settings_from(args).chat_filter == Path("words.txt")
+    assert "--chat-filter" not in node_flags(parser.parse_args(["--nodes", "2"]))

@@ -363,3 +363,34 @@ async def test_a_report_reaches_the_operator_with_the_reported_words_and_no_one_
                          ("reopen_report", first, boss.me["id"])]
         for c in [*clients, watcher]:
             await c.close()
+
+
+async def test_the_operators_words_are_masked_for_everyone_and_quoted_to_the_operator(
+    tmp_path: Path,
+) -> None:
+    """With ``--chat-filter``, a listed word reaches every seat and watcher masked (its
+    writer too, so nobody learns the list by trying); a report still quotes what was
+    written; the masked messages are counted."""
+    words = tmp_path / "words.txt"
+    words.write_text("# the hall's list\n傻逼\nidiot\n", encoding="utf-8")
+    async with running_hall(tmp_path / "hall", chat_filter=words) as hall:
+        table_id, clients = await four_at_a_table(hall)
+        watcher = await Client(hall).guest()
+        await watcher.open(table_id)
+        await hall.quiet([*clients, watcher])
+        await clients[1].send({"type": "chat", "text": "你真是个傻 逼, I.D.I.O.T!"})
+        await hall.quiet([*clients, watcher])
+        for c in [*clients, watcher]:
+            assert c.last("chat")["text"] == "你真是个***, *********!", c.me["name"]
+        hall.clock.advance(2.0)
+        await clients[1].send({"type": "chat", "text": "好牌"})
+        await hall.quiet([*clients, watcher])
+        assert watcher.last("chat")["text"] == "好牌"
+        await clients[0].send({"type": "report", "seat": 1})
+        await hall.quiet([*clients, watcher])
+        [report] = hall.runtime.store.reports.newest()
+        assert report.chat == ["你真是个傻 逼, I.D.I.O.T!", "好牌"]
+        metrics = (await watcher.http.get("/metrics")).text
+        assert "baida_chat_masked_total 1.0" in metrics
+        for c in [*clients, watcher]:
+            await c.close()

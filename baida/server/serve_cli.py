@@ -62,6 +62,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--password-workers", type=int, default=1, metavar="N",
                         help="threads that hash passwords at once (default 1; logins "
                         "beyond wait their turn, play is not slowed)")
+    parser.add_argument("--chat-filter", type=Path, default=None, metavar="FILE",
+                        help="words the table chat masks with *, one a line (UTF-8; # starts "
+                             "a comment): any case or width, spaces and punctuation between "
+                             "their letters ignored; read at start")
     parser.add_argument("--log-format", choices=("auto", "text", "json"), default="auto",
                         help="log lines as JSON objects or text (default auto: JSON unless "
                         "stderr is a terminal)")
@@ -107,6 +111,7 @@ def settings_from(args: argparse.Namespace) -> HallSettings:
         sockets_per_account=args.max_sockets_per_account,
         forwarded_allow_ips=args.forwarded_allow_ips,
         password_workers=args.password_workers,
+        chat_filter=args.chat_filter,
     )
     if args.data is not None:
         settings.data_dir = args.data
@@ -159,6 +164,8 @@ def node_flags(args: argparse.Namespace) -> list[str]:
         flags += ["--advertise", args.advertise]
     if args.data is not None:
         flags += ["--data", str(args.data)]
+    if args.chat_filter is not None:
+        flags += ["--chat-filter", str(args.chat_filter.resolve())]
     if args.database is not None:
         flags += ["--database", args.database]
     if args.no_warm_up:
@@ -200,6 +207,14 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"baida serve: --forwarded-allow-ips: {exc}", file=sys.stderr)
         return 2
+    if args.chat_filter is not None:
+        from .tables.chat_filter import ChatFilter, ChatFilterError
+
+        try:
+            ChatFilter.from_file(args.chat_filter)
+        except ChatFilterError as exc:
+            print(f"baida serve: --chat-filter: {exc}", file=sys.stderr)
+            return 2
     if not 1 <= args.nodes <= 64:
         print("baida serve: --nodes must be 1-64", file=sys.stderr)
         return 2

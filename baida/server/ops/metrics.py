@@ -36,6 +36,8 @@ class Metrics:
         self.logins = Counter("baida_logins", "logins by outcome", ["outcome"], registry=r)
         self.reports = Counter("baida_reports", "people reported to the operator by others at "
                                "their table", registry=r)
+        self.masked = Counter("baida_chat_masked", "chat messages shown with words of the "
+                              "operator's list masked", registry=r)
 
         self._scrape_hooks: list[Callable[[], None]] = []
         # the hot path counts in plain integers; the counters catch up at each scrape
@@ -53,6 +55,9 @@ class Metrics:
 
     def report(self) -> None:
         self.reports.inc()
+
+    def chat_masked(self) -> None:
+        self.masked.inc()
 
     def action(self) -> None:
         self.pending_actions += 1

@@ -20,6 +20,7 @@ from ..store.leases import Fence
 from ..store.writer import StoreWriter
 from .actor import BETWEEN, CLOSED, PLAYING, WAITING, TableActor, TableInfo
 from .botpool import BotPool
+from .chat_filter import ChatFilter
 from .clock import Clock
 from .config import ConfigError, TableConfig
 from .connection import User
@@ -132,8 +133,10 @@ class Hall:
         directory: Directory | None = None,
         role: NodeRole | None = None,
         standing: tuple[StandingTables, ...] = DEFAULT_STANDING,
+        chat_filter: ChatFilter | None = None,
     ) -> None:
         self.store = store
+        self.chat_filter = chat_filter
         self.db = db
         self.clock = clock
         self.bots = bots
@@ -227,7 +230,7 @@ class Hall:
                          lease=lease)
         actor = TableActor(info, clock=self.clock, db=self.db, bots=self.bots,
                            metrics=self.metrics, directory=self.directory,
-                           on_change=self._table_changed)
+                           on_change=self._table_changed, chat_filter=self.chat_filter)
         actor.on_lost = self._lost
         if take:
             before = self.directory.owner(row.id)

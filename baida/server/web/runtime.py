@@ -24,6 +24,7 @@ from ..ops.metrics import Metrics
 from ..store.skeletons import warm as warm_skeletons
 from ..store.writer import StoreWriter
 from ..tables.botpool import BotPool
+from ..tables.chat_filter import ChatFilter
 from ..tables.clock import Clock, LoopClock
 from ..tables.connection import Connection, User
 from ..tables.hall import Hall
@@ -110,6 +111,13 @@ class Runtime:
                                             thread_name_prefix="baida-passwords",
                                             initializer=_hashing_thread)
         self.hashing_waiting = 0
+        # the operator's words the chat masks (``ChatFilterError`` when the list is unusable)
+        self.chat_filter = (ChatFilter.from_file(settings.chat_filter)
+                            if settings.chat_filter is not None else None)
+        if self.chat_filter is not None:
+            log.info("the chat masks %d words of %s", len(self.chat_filter.words),
+                     settings.chat_filter, extra=fields("chat_filter", words=len(
+                         self.chat_filter.words), path=str(settings.chat_filter)))
 
     async def start(self) -> None:
         from ..store import Store
@@ -148,7 +156,7 @@ class Runtime:
             self._join_nodes()
         self.hall = Hall(store=self.store, db=self.db, clock=self.clock, bots=self.bots,
                          metrics=self.metrics, directory=self.directory, role=s.node,
-                         standing=s.standing)
+                         standing=s.standing, chat_filter=self.chat_filter)
         await self.hall.open()
         if s.node is not None:
             self.directory.on_message(s.node.name, self.hall.on_message)

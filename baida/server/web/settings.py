@@ -38,6 +38,7 @@ class HallSettings:
     sockets_per_account: int = 8  # table sockets of one account
     forwarded_allow_ips: str = ""  # proxies whose X-Forwarded-For is believed ("": none)
     password_workers: int = 1  # threads hashing passwords at once
+    chat_filter: Path | None = None  # the operator's words the chat masks (one a line)
 
     @property
     def database_url(self) -> str:

@@ -171,9 +171,14 @@ class TableActor(Seating, Restart):
         text, phrase = chat_text(msg.text, msg.phrase)
         if not self.chat.allow(conn.user.id):
             raise Refused("rate_limited", "too many chat messages; wait a moment", "chat_too_fast")
-        out = {"type": "chat", "seat": conn.seat, "name": conn.user.name, "text": text,
+        shown = text
+        if text is not None and self.chat_filter is not None:
+            shown = self.chat_filter.mask(text)
+            if shown != text:
+                self.metrics.chat_masked()
+        out = {"type": "chat", "seat": conn.seat, "name": conn.user.name, "text": shown,
                "phrase": phrase}
-        self.chat_record.said(conn.user.id, text, phrase)
+        self.chat_record.said(conn.user.id, text, phrase)  # a report quotes what was written
         self.directory.publish(self.id, out)
 
     async def _on_report(self, conn: Connection, msg: P.Report) -> None:

@@ -1,0 +1,96 @@
+"""The operator's list of words the table chat does not show: each one found in a message is
+masked with ``*`` for everyone, whatever the case, the width (ｆｕ, ＦＵ) or the spaces and
+punctuation put between its characters (f.u, f u); a report still quotes what was written."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from pathlib import Path
+
+MASK = "*"
+WORDS_MAX = 20_000  # words in one list
+WORD_MAX = 40  # characters of one word
+
+
+class ChatFilterError(ValueError):
+    """A word list that cannot be used, and why."""
+
+
+def _fold(ch: str) -> str:
+    """One character as the filter compares it: width and case folded."""
+    return unicodedata.normalize("NFKC", ch).casefold()
+
+
+def _between(ch: str) -> bool:
+    """A character put between a word's letters to hide it (spaces, punctuation, symbols)."""
+    return ch.isspace() or unicodedata.category(ch)[0] in "PSZC"
+
+
+def _folded(text: str) -> tuple[str, list[int]]:
+    """``text`` folded with what stands between letters left out, and for each character of
+    the result the index of the character of ``text`` it came from."""
+    out: list[str] = []
+    owner: list[int] = []
+    for i, ch in enumerate(text):
+        if _between(ch):
+            continue
+        for piece in _fold(ch):
+            out.append(piece)
+            owner.append(i)
+    return "".join(out), owner
+
+
+class ChatFilter:
+    """Masks the listed words in chat messages."""
+
+    def __init__(self, words: Iterable[str]) -> None:
+        folded = set()
+        for word in words:
+            key = _folded(word)[0]
+            if key:
+                folded.add(key)
+        if len(folded) > WORDS_MAX:
+            raise ChatFilterError(f"at most {WORDS_MAX} words, got {len(folded)}")
+        self.words = frozenset(folded)
+        alternatives = "|".join(re.escape(w) for w in sorted(folded, key=lambda w: (-len(w), w)))
+        # at every position, the longest listed word that starts there (a lookahead, so that
+        # words overlapping one another are all found)
+        self._pattern = re.compile(f"(?=({alternatives}))") if folded else None
+
+    @classmethod
+    def from_file(cls, path: Path) -> ChatFilter:
+        """The list in ``path``: UTF-8, a word or phrase a line; blank lines and lines starting
+        with ``#`` are left out."""
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ChatFilterError(f"cannot read {path}: {exc.strerror or exc}") from None
+        except UnicodeDecodeError:
+            raise ChatFilterError(f"{path} is not UTF-8 text") from None
+        words = []
+        for number, line in enumerate(text.splitlines(), start=1):
+            word = line.strip()
+            if not word or word.startswith("#"):
+                continue
+            if len(word) > WORD_MAX:
+                raise ChatFilterError(f"{path}, line {number}: a word of at most {WORD_MAX} "
+                                      "characters")
+            words.append(word)
+        return cls(words)
+
+    def mask(self, text: str) -> str:
+        """``text`` with every listed word found in it masked, character for character (the
+        spaces and punctuation inside a hidden word too)."""
+        if self._pattern is None:
+            return text
+        folded, owner = _folded(text)
+        hidden = bytearray(len(text))
+        for found in self._pattern.finditer(folded):
+            start, end = found.start(1), found.end(1)
+            for i in range(owner[start], owner[end - 1] + 1):
+                hidden[i] = 1
+        if not any(hidden):
+            return text
+        return "".join(MASK if hidden[i] else ch for i, ch in enumerate(text))

@@ -272,3 +272,33 @@ async def test_a_cookie_of_the_old_kind_is_traded_once_for_a_session(tmp_path: P
         forged = serializer.dumps({"u": account.id, "v": account.session_version + 5})
         async with with_cookie(hall, forged) as other:
             assert (await other.get("/api/me")).status_code == 401
+
+
+async def test_mutes_are_kept_with_the_account_and_checked(tmp_path: Path) -> None:
+    """``/api/me/mutes``: a second session of the same account (another device) reads what the
+    first muted; oneself, an account that is not there and an id that cannot be one are
+    refused by name; without a session, 401; without the CSRF token, 403."""
+    async with running_hall(tmp_path) as hall:
+        me = await registered(hall, {"name": "静静", "password": "long enough"})
+        rude = await Client(hall).guest()
+        other = await Client(hall).guest()
+        assert (await me.http.get("/api/me/mutes")).json() == {"muted": []}
+        r = await me.http.put(f"/api/me/mutes/{rude.me['id']}",
+                              headers={"X-CSRF-Token": me.me["csrf"]})
+        assert r.status_code == 200 and r.json() == {"muted": [rude.me["id"]]}
+        second = Client(hall)
+        r = await second.http.post("/api/login", json={"name": "静静", "password": "long enough"})
+        assert r.status_code == 200
+        assert (await second.http.get("/api/me/mutes")).json() == {"muted": [rude.me["id"]]}
+        headers = {"X-CSRF-Token": me.me["csrf"]}
+        for target, status, code in ((me.me["id"], 400, None), (10**9, 404, "no_account"),
+                                     ("1x", 404, "no_account"), (2**70, 404, "no_account")):
+            r = await me.http.put(f"/api/me/mutes/{target}", headers=headers)
+            assert r.status_code == status and r.json().get("code") == code, (target, r.text)
+        assert (await me.http.put(f"/api/me/mutes/{other.me['id']}")).status_code == 403
+        assert (await Client(hall).http.get("/api/me/mutes")).status_code == 401
+        r = await me.http.delete(f"/api/me/mutes/{rude.me['id']}", headers=headers)
+        assert r.json() == {"muted": []}
+        assert (await rude.http.get("/api/me/mutes")).json() == {"muted": []}  # their own
+        for c in (me, rude, other, second):
+            await c.close()

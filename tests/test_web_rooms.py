@@ -220,11 +220,12 @@ def test_the_lobby_shows_the_empty_tables_of_one_kind_as_one_row(web: Web) -> No
         assert re.fullmatch(r"#/table/\d+\?sit=1", link.get_attribute("href") or "")
 
 
-def test_a_player_mutes_another_at_the_table_and_the_browser_remembers(web: Web) -> None:
+def test_a_player_mutes_another_at_the_table_and_the_account_remembers(web: Web) -> None:
     """Strangers share a table's chat: 屏蔽 beside each other person hides their messages (not
-    shown, not read out) at every table in this browser, until pressed again; 举报 reports them
-    to the operator after asking; the muted or reported person and everyone else see nothing
-    of it."""
+    shown, not read out) at every table, kept with the account (a browser that forgot it, or
+    another device, has it from the hall), until pressed again; 举报 reports them to the
+    operator after asking; the muted or reported person and everyone else see nothing of it.
+    Mutes an older page kept in the browser alone are handed to the hall."""
     host = private_table_host(web)
     link = host.locator(".invite-link").input_value()
     friend = web.page()
@@ -251,8 +252,13 @@ def test_a_player_mutes_another_at_the_table_and_the_browser_remembers(web: Web)
     host.locator(".mutes .btn-mute[aria-pressed='true']").wait_for()
     assert "第一句" not in host.locator(".chat-lines").inner_text()  # gone at once
     say("第二句")
-    host.reload()  # remembered by the browser
+    friend_id = friend.evaluate("window.baidaTable.state.table.seats[1].user")
+    mutes = "fetch('/api/me/mutes').then(r => r.json()).then(d => d.muted)"
+    assert host.evaluate(mutes) == [friend_id]  # kept by the hall
+    host.evaluate("localStorage.clear()")  # a browser that forgot, or another device
+    host.reload()
     host.wait_for_selector(".hand .tile-btn", timeout=30000)
+    host.locator(".mutes .btn-mute[aria-pressed='true']").wait_for()
     # a new name does not undo it
     session = friend.request.get(web.hall.base + "/api/session").json()["me"]
     renamed = friend.request.patch(web.hall.base + "/api/me", data={"name": "改了名字"},
@@ -279,3 +285,11 @@ def test_a_player_mutes_another_at_the_table_and_the_browser_remembers(web: Web)
     say("第四句")
     host.wait_for_function("window.baidaTable.state.chat.some(m => m.text === '第四句')")
     assert "第四句" in host.locator(".chat-lines").inner_text()
+    assert host.evaluate(mutes) == []
+    # a mute an older page kept in this browser alone is handed to the hall, once
+    host.evaluate(f"localStorage.setItem('baida.muted', '[{friend_id}, 999999999]')")
+    host.reload()
+    host.wait_for_selector(".hand .tile-btn", timeout=30000)
+    host.locator(".mutes .btn-mute[aria-pressed='true']").wait_for()
+    assert host.evaluate(mutes) == [friend_id]  # (an account that does not exist is left out)
+    assert host.evaluate("localStorage.getItem('baida.muted')") is None

@@ -281,3 +281,13 @@ class PlayerReport(Base):
     chat: Mapped[list[Any]]
     handled_at: Mapped[datetime | None]
     handled_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+
+
+class Mute(Base):
+    """A player does not want to read another's chat (屏蔽), on every device they sign in on."""
+
+    __tablename__ = "mutes"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    muted_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    at: Mapped[datetime]

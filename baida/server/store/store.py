@@ -14,6 +14,7 @@ from .database import Sessions, make_engine
 from .hands import Hands
 from .leases import Leases
 from .ledger import Ledger
+from .mutes import Mutes
 from .passwords import Passwords
 from .reports import Reports
 from .tables import Tables
@@ -26,9 +27,9 @@ def utc_now() -> datetime:
 
 
 class Store:
-    """Accounts, the 银子 ledger, tables, matches, hands, table leases, reports of players:
-    ``store.accounts``, ``store.ledger``, ``store.tables``, ``store.hands``, ``store.leases``,
-    ``store.reports``. Each call is its
+    """Accounts, the 银子 ledger, tables, matches, hands, table leases, reports of players,
+    mutes: ``store.accounts``, ``store.ledger``, ``store.tables``, ``store.hands``,
+    ``store.leases``, ``store.reports``, ``store.mutes``. Each call is its
     own short transaction on a shared engine, so the hall may call from its writer thread and
     a pool of reader threads."""
 
@@ -55,6 +56,7 @@ class Store:
         self.hands = Hands(sessions, now, self.ledger)
         self.leases = Leases(sessions)
         self.reports = Reports(sessions, now)
+        self.mutes = Mutes(sessions, now)
 
     @property
     def dialect(self) -> str:

@@ -1,5 +1,5 @@
-"""The lobby's account routes: guests, registration, sign-in and out, the player's name and
-password. Sessions are rows in the database (``store.logins``): each sign-in opens one and
+"""The lobby's account routes: guests, registration, sign-in and out, the player's name,
+password and mutes. Sessions are rows in the database (``store.logins``): each sign-in opens one and
 sets its cookie, and every change of who may use the account (registering a guest, a new
 password, signing out) revokes the sessions it must. The limits are ``limits``'s.
 """
@@ -14,9 +14,10 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..ops.logs import fields
-from ..store.errors import AccountSuspended, AuthenticationFailed
+from ..store.errors import AccountSuspended, AuthenticationFailed, NotFound
 from .api import (
     ApiError,
+    _path_int,
     body,
     client_address,
     endpoint,
@@ -212,6 +213,33 @@ async def session(request: Request) -> Response:
                          else me_json(rt, account, request.state.session)})
 
 
+def no_account() -> ApiError:
+    return ApiError(404, "no such account", "no_account")
+
+
+@endpoint(auth=True)
+async def mutes(request: Request) -> Response:
+    """``GET /api/me/mutes``: the accounts whose chat the player does not read (屏蔽)."""
+    rt = runtime_of(request)
+    uid = request.state.account.id
+    return JSONResponse({"muted": await rt.db.read(lambda s: s.mutes.of(uid))})
+
+
+@endpoint(auth=True)
+async def mute(request: Request) -> Response:
+    """``PUT /api/me/mutes/{user_id}`` mutes an account on every device of the player;
+    ``DELETE`` no longer. Answers the mutes after it."""
+    rt = runtime_of(request)
+    uid = request.state.account.id
+    target = _path_int(request, "user_id", no_account)
+    on = request.method == "PUT"
+    try:
+        muted = await rt.db.write(lambda s: s.mutes.set(uid, target, on))
+    except NotFound:
+        raise no_account() from None
+    return JSONResponse({"muted": muted})
+
+
 ROUTES = [
     Route("/api/guest", guest, methods=["POST"]),
     Route("/api/register", register, methods=["POST"]),
@@ -220,4 +248,6 @@ ROUTES = [
     Route("/api/password", password, methods=["POST"]),
     Route("/api/me", me, methods=["GET", "PATCH"]),
     Route("/api/session", session, methods=["GET"]),
+    Route("/api/me/mutes", mutes, methods=["GET"]),
+    Route("/api/me/mutes/{user_id}", mute, methods=["PUT", "DELETE"]),
 ]

@@ -112,6 +112,14 @@ PATHS: dict[str, dict[str, Any]] = {
     "/api/me/hands": {"get": _op("The hands the account played, newest first, 30 a page",
                                  auth=True, params=[_query_id("before", "hands older than "
                                                               "this hand id")])},
+    "/api/me/mutes": {"get": _op("The accounts whose chat the account does not read (屏蔽)",
+                                 auth=True)},
+    "/api/me/mutes/{user_id}": {
+        "put": _op("Mute an account's chat on every device of this one", auth=True,
+                   errors=("404",), params=[_path_id("user_id")]),
+        "delete": _op("No longer mute an account's chat", auth=True,
+                      params=[_path_id("user_id")]),
+    },
     "/api/me/tables": {"get": _op("The tables where the account holds a seat in a match in "
                                   "progress", auth=True)},
     "/api/hands/{hand_id}/record": {"get": _op(

@@ -2,33 +2,15 @@
 // re-sends the hand's state but not its past events) and the chat with its quick phrases.
 // Beside the board on a wide screen; elsewhere a panel opened from the top bar (记录).
 // A player may mute another (屏蔽): their messages are neither shown, read out nor counted as
-// unread, at every table, in this browser (their account ids are kept in localStorage: a new
-// name does not undo it).
+// unread, at every table, on every device (kept with the account by account id, js/mutes.js:
+// a new name does not undo it).
 
 import { openModal } from "./dialogs.js";
 import { announce, clear, h, toast } from "./dom.js";
 import { displayName, itemName, lang, pairNames, seatName, t, tileShort } from "./i18n.js";
+import { isMuted, loadMutes, setMuted } from "./mutes.js";
 
 const LOG_LINES = 60;
-const MUTED_KEY = "baida.muted";
-const MUTED_MAX = 200;
-
-function mutedUsers() {
-  try {
-    const ids = JSON.parse(localStorage.getItem(MUTED_KEY) || "[]");
-    return new Set(Array.isArray(ids) ? ids.filter((n) => Number.isInteger(n)) : []);
-  } catch {
-    return new Set();
-  }
-}
-
-function setMuted(user, on) {
-  const ids = mutedUsers();
-  if (on) ids.add(user); else ids.delete(user);
-  try {
-    localStorage.setItem(MUTED_KEY, JSON.stringify([...ids].slice(-MUTED_MAX)));
-  } catch { /* not kept */ }
-}
 
 /** The log's line for ``event`` (null: not logged). ``s``: the table's state. */
 export function eventLine(event, s) {
@@ -76,6 +58,14 @@ export function makeSide(T) {
   let listsKey = null;  // what the log and chat lists show (redrawn when it changes)
   let added = 0;  // lines and messages added or taken away so far
   const storeKey = `baida.log.${T.tableId}`;
+  // the account's mutes as the hall keeps them (this browser's copy until they come)
+  loadMutes(T.app.me).then((changed) => {
+    if (!changed) return;
+    s.chat = s.chat.filter((m) => !isMuted(T.app.me, m.user));
+    added += 1;
+    key = null;
+    T.render();
+  });
 
   /** Which hand the log belongs to (the same hand after a reload, not the next one). */
   function handTag() {
@@ -113,7 +103,7 @@ export function makeSide(T) {
 
   function onChat(m) {
     const from = s.table && s.table.seats[m.seat];
-    if (from && mutedUsers().has(from.user)) return;
+    if (from && isMuted(T.app.me, from.user)) return;
     m.user = from ? from.user : null;
     s.chat.push(m);
     added += 1;
@@ -159,18 +149,21 @@ export function makeSide(T) {
       chat.push(phrases, form);
       const others = (s.table ? s.table.seats : []).filter((x, i) => x.kind === "person" && i !== s.seat && Number.isInteger(x.user));
       if (others.length) {
-        const muted = mutedUsers();
+        const me = T.app.me;
         chat.push(h("div", { class: "mutes" }, h("span", { class: "muted" }, t("table.mute")),
           ...others.flatMap((x) => [h("button", {
-            type: "button", class: "btn btn-small btn-mute", "aria-pressed": String(muted.has(x.user)),
-            title: t(muted.has(x.user) ? "table.unmute_title" : "table.mute_title", { name: displayName(x.name) }),
+            type: "button", class: "btn btn-small btn-mute", "aria-pressed": String(isMuted(me, x.user)),
+            title: t(isMuted(me, x.user) ? "table.unmute_title" : "table.mute_title", { name: displayName(x.name) }),
             onclick: () => {
-              const on = !mutedUsers().has(x.user);
-              setMuted(x.user, on);
+              const on = !isMuted(me, x.user);
+              const redraw = () => {
+                added += 1;
+                key = null;  // draw the panel again
+                T.render();
+              };
+              setMuted(me, x.user, on).catch((err) => { toast(err.message, "error"); redraw(); });
               if (on) s.chat = s.chat.filter((m) => m.user !== x.user);
-              added += 1;
-              key = null;  // draw the panel again
-              T.render();
+              redraw();
             },
           }, displayName(x.name)),
           h("button", {

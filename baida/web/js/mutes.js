@@ -1,0 +1,87 @@
+// The player's mutes (屏蔽): whose chat they do not read. Kept with the account (GET, PUT and
+// DELETE /api/me/mutes) so they hold on every device the player signs in on; a copy per
+// account in localStorage serves at once and while the hall cannot be reached. Mutes made in
+// this browser before the hall kept them (the old "baida.muted") are sent up once.
+
+import { api, get } from "./api.js";
+
+const LEGACY_KEY = "baida.muted";
+const MAX = 500;
+
+let owner = null;  // the account whose mutes ``muted`` holds
+let muted = new Set();
+let loading = null;  // the fetch of ``owner``'s mutes, once a page
+
+function cacheKey(id) {
+  return `baida.muted.${id}`;
+}
+
+function readIds(key) {
+  try {
+    const ids = JSON.parse(localStorage.getItem(key) || "[]");
+    return Array.isArray(ids) ? ids.filter((n) => Number.isInteger(n) && n > 0) : [];
+  } catch {
+    return [];
+  }
+}
+
+function keep() {
+  try { localStorage.setItem(cacheKey(owner), JSON.stringify([...muted].slice(-MAX))); } catch { /* not kept */ }
+}
+
+function own(me) {
+  if (!me || owner === me.id) return;
+  owner = me.id;
+  muted = new Set(readIds(cacheKey(owner)));
+  loading = null;
+}
+
+/** Whether ``me`` (the signed-in account) has muted account ``user``. */
+export function isMuted(me, user) {
+  own(me);
+  return muted.has(user);
+}
+
+/** Fetch ``me``'s mutes from the hall (once a page); resolves true when they differ from what
+ * was shown. */
+export function loadMutes(me) {
+  own(me);
+  if (!me) return Promise.resolve(false);
+  if (!loading) {
+    loading = (async () => {
+      let list = (await get("/api/me/mutes")).muted;
+      const legacy = readIds(LEGACY_KEY).filter((id) => id !== me.id && !list.includes(id));
+      for (const id of legacy) {
+        try { list = (await api("PUT", `/api/me/mutes/${id}`)).muted; } catch { /* gone, or too many */ }
+      }
+      try { localStorage.removeItem(LEGACY_KEY); } catch { /* kept */ }
+      const before = [...muted].sort().join();
+      muted = new Set(list);
+      keep();
+      return before !== [...muted].sort().join();
+    })().catch(() => false);
+  }
+  return loading;
+}
+
+/** Mute account ``user`` for ``me`` (``on``) or no longer: at once here, then with the hall
+ * (the hall's answer is the list kept). Rejects, the change undone, when the hall refuses. */
+export async function setMuted(me, user, on) {
+  own(me);
+  const flip = (yes) => {
+    if (yes) muted.add(user); else muted.delete(user);
+    keep();
+  };
+  flip(on);
+  let answer;
+  try {
+    answer = await api(on ? "PUT" : "DELETE", `/api/me/mutes/${user}`);
+  } catch (err) {
+    if (owner === me.id) flip(!on);
+    throw err;
+  }
+  if (owner === me.id) {
+    muted = new Set(answer.muted);
+    keep();
+  }
+}

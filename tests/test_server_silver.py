@@ -127,15 +127,24 @@ async def test_the_operator_sees_and_acts(tmp_path: Path,
         for action, extra in (("grant", {"amount": "250", "nonce": "n0"}), ("suspend", {}),
                               ("close_table", {"id": str(table_id)})):
             unsure = await boss.http.post(f"/admin/{action}", data={**target, **extra})
-            assert unsure.status_code == 400 and unsure.json()["code"] == "not_confirmed"
+            # a form is answered with a page saying what was refused (a browser would show
+            # JSON as it is), the way back to the admin page on it
+            assert unsure.status_code == 400 and "text/html" in unsure.headers["content-type"]
+            assert f"{action}: tick 确认 (sure) to do it" in unsure.text
+            assert 'href="/admin"' in unsure.text
         assert store.ledger.balance(player_.me["id"]) == 1000
         assert hall.runtime.hall.get(table_id) is not None
         assert (await player_.http.get("/api/me")).status_code == 200
         # nor does an operator suspend their own account, by form or by JSON
         own = await boss.http.post("/admin/suspend", data={"id": str(boss.me["id"]),
                                                           "csrf": csrf, "sure": "on"})
-        assert own.status_code == 400 and own.json()["code"] == "own_account"
+        assert own.status_code == 400 and "does not suspend their own account" in own.text
+        bad = await boss.http.post("/admin/grant", data={**target, "amount": "<b>x</b>",
+                                                         "sure": "on"})
+        assert bad.status_code == 400 and "id and amount are whole numbers" in bad.text
+        assert "<b>x" not in bad.text
         own = await boss.post("/api/admin/suspend", {"id": boss.me["id"]})
+        assert own.json()["code"] == "own_account"  # JSON is answered with JSON
         assert own.status_code == 400 and not store.accounts.get(boss.me["id"]).suspended
         ok = await boss.http.post("/admin/grant", data={**target, "amount": "250",
                                                         "nonce": "n1", "sure": "on"})

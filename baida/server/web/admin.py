@@ -10,6 +10,7 @@ suspend, grant) a 确认 box that must be ticked.
 from __future__ import annotations
 
 import html
+import json
 import logging
 import secrets
 from typing import Any
@@ -98,7 +99,38 @@ async def admin_page(request: Request) -> Response:
 
 @endpoint(auth=True, csrf=False)
 async def admin_action(request: Request) -> Response:
-    """A form post: the CSRF token comes as the ``csrf`` field (or the header for JSON)."""
+    """An operator's action: JSON in, JSON out; or a form of the page, answered by a redirect
+    to the page, or by a page saying what was refused (not the JSON a browser would show)."""
+    form = not request.headers.get("content-type", "").startswith("application/json")
+    try:
+        response = await _act(request)
+    except ApiError as exc:
+        if not form:
+            raise
+        response = error(exc.status, exc.message, exc.code)
+    if form and response.status_code >= 400:
+        return _refused_page(response)
+    return response
+
+
+def _refused_page(response: Response) -> HTMLResponse:
+    """A refused form's answer as a page: what was refused and the way back."""
+    try:
+        message = str(json.loads(bytes(response.body))["error"])
+    except (ValueError, KeyError, TypeError):
+        message = "refused"
+    return HTMLResponse(
+        '<!doctype html><html lang="zh"><head><meta charset="utf-8"><meta name="viewport" '
+        'content="width=device-width, initial-scale=1"><title>baida · 管理 admin</title>'
+        '<style>body{font:14px system-ui,sans-serif;margin:1rem}</style></head><body>'
+        f'<h1>没有做 · not done</h1><p class="refused">{html.escape(message)}</p>'
+        '<p><a href="/admin">← 回到管理页 back to the admin page</a></p></body></html>',
+        status_code=response.status_code)
+
+
+async def _act(request: Request) -> Response:
+    """The action of ``admin_action``: the CSRF token comes as the ``csrf`` field of a form (or
+    the header for JSON)."""
     account = _admin(request)
     rt = runtime_of(request)
     assert rt.codec is not None and rt.hall is not None

@@ -293,3 +293,12 @@ def test_a_player_mutes_another_at_the_table_and_the_account_remembers(web: Web)
     host.locator(".mutes .btn-mute[aria-pressed='true']").wait_for()
     assert host.evaluate(mutes) == [friend_id]
     assert host.evaluate("localStorage.getItem('baida.muted')") is None
+    # that key is also the sound switch's (js/sound.js): sound off stays off
+    host.locator("#sound-toggle").click()
+    assert host.evaluate("localStorage.getItem('baida.muted')") == "1"
+    host.reload()
+    host.wait_for_selector(".hand .tile-btn", timeout=30000)
+    host.locator(".mutes .btn-mute[aria-pressed='true']").wait_for()
+    host.wait_for_timeout(500)  # the account's mutes fetched and compared
+    assert host.evaluate("localStorage.getItem('baida.muted')") == "1"
+    assert host.locator("#sound-toggle").get_attribute("aria-pressed") == "false"

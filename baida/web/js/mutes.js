@@ -1,7 +1,9 @@
 // The player's mutes (屏蔽): whose chat they do not read. Kept with the account (GET, PUT and
 // DELETE /api/me/mutes) so they hold on every device the player signs in on; a copy per
 // account in localStorage serves at once and while the hall cannot be reached. Mutes made in
-// this browser before the hall kept them (the old "baida.muted") are sent up once.
+// this browser before the hall kept them are sent up once: an older page kept them as a list
+// under "baida.muted", the key that holds the sound switch ("1"/"0", js/sound.js), which it
+// overwrote; the list is taken and removed, the switch is left alone.
 
 import { api, get } from "./api.js";
 
@@ -16,12 +18,13 @@ function cacheKey(id) {
   return `baida.muted.${id}`;
 }
 
+/** The account ids kept under ``key`` (null: no list there). */
 function readIds(key) {
   try {
-    const ids = JSON.parse(localStorage.getItem(key) || "[]");
-    return Array.isArray(ids) ? ids.filter((n) => Number.isInteger(n) && n > 0) : [];
+    const ids = JSON.parse(localStorage.getItem(key) || "null");
+    return Array.isArray(ids) ? ids.filter((n) => Number.isInteger(n) && n > 0) : null;
   } catch {
-    return [];
+    return null;
   }
 }
 
@@ -32,7 +35,7 @@ function keep() {
 function own(me) {
   if (!me || owner === me.id) return;
   owner = me.id;
-  muted = new Set(readIds(cacheKey(owner)));
+  muted = new Set(readIds(cacheKey(owner)) || []);
   loading = null;
 }
 
@@ -50,11 +53,13 @@ export function loadMutes(me) {
   if (!loading) {
     loading = (async () => {
       let list = (await get("/api/me/mutes")).muted;
-      const legacy = readIds(LEGACY_KEY).filter((id) => id !== me.id && !list.includes(id));
-      for (const id of legacy) {
-        try { list = (await api("PUT", `/api/me/mutes/${id}`)).muted; } catch { /* gone, or too many */ }
+      const legacy = readIds(LEGACY_KEY);
+      if (legacy) {
+        for (const id of legacy.filter((n) => n !== me.id && !list.includes(n))) {
+          try { list = (await api("PUT", `/api/me/mutes/${id}`)).muted; } catch { /* gone, or too many */ }
+        }
+        try { localStorage.removeItem(LEGACY_KEY); } catch { /* kept */ }
       }
-      try { localStorage.removeItem(LEGACY_KEY); } catch { /* kept */ }
       const before = [...muted].sort().join();
       muted = new Set(list);
       keep();

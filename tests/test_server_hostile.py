@@ -392,5 +392,19 @@ async def test_the_operators_words_are_masked_for_everyone_and_quoted_to_the_ope
         assert report.chat == ["你真是个傻 逼, I.D.I.O.T!", "好牌"]
         metrics = (await watcher.http.get("/metrics")).text
         assert "baida_chat_masked_total 1.0" in metrics
+        # nor may a name hold a listed word: everyone at a table reads it
+        r = await Client(hall).http.post("/api/register", json={
+            "name": "IDIOT_1", "password": "long enough"})
+        assert r.status_code == 400 and r.json()["code"] == "name_not_allowed"
+        r = await watcher.http.post("/api/register", json={"name": "傻逼王", "password": "long "
+                                    "enough"}, headers=watcher.headers())
+        assert r.status_code == 400 and r.json()["code"] == "name_not_allowed"
+        assert (await watcher.http.get("/api/me")).json()["me"]["guest"]  # still a guest
+        r = await clients[0].http.patch("/api/me", json={"name": "ｉｄｉｏｔ"},
+                                        headers=clients[0].headers())
+        assert r.status_code == 400 and r.json()["code"] == "name_not_allowed"
+        r = await clients[0].http.patch("/api/me", json={"name": "好人"},
+                                        headers=clients[0].headers())
+        assert r.status_code == 200 and r.json()["me"]["name"] == "好人"
         for c in [*clients, watcher]:
             await c.close()

@@ -97,6 +97,13 @@ async def guest(request: Request) -> Response:
     return await open_session(rt, account, 201)
 
 
+def _check_words(rt: Runtime, name: str) -> None:
+    """A name may not hold a word of the operator's chat list (``--chat-filter``): everyone
+    at a table reads it."""
+    if rt.chat_filter is not None and rt.chat_filter.mask(name) != name:
+        raise ApiError(400, "this name holds a word the hall does not allow", "name_not_allowed")
+
+
 @endpoint(csrf=False)
 async def register(request: Request) -> Response:
     """Register; a guest keeps its hands and its balance up to the starting grant, and its
@@ -113,6 +120,7 @@ async def register(request: Request) -> Response:
     refusal = rt.logins.admit(client_address(request), None)
     if refusal is not None:
         return limited(refusal)
+    _check_words(rt, name)
     if current is not None and current.is_guest:
         account = await rt.hashing(
             lambda s: s.accounts.upgrade_guest(current.id, password, name=name))
@@ -198,6 +206,7 @@ async def me(request: Request) -> Response:
     if request.method == "PATCH":
         data = await body(request)
         name = field(data, "name")
+        _check_words(rt, name)
         uid = request.state.account.id
         account = await rt.db.write(lambda s: s.accounts.rename(uid, name))
         return JSONResponse({"me": me_json(rt, account, token)})

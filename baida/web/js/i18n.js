@@ -53,6 +53,7 @@ const STRINGS = {
   "err.no_hand": ["没有你打过的这一局（或这一局还没打完）。", "{msg}"],
   "err.no_table": ["没有这张牌桌（也许已经散了）。", "{msg}"],
   "err.no_account": ["没有这个账号。", "{msg}"],
+  "err.name_not_allowed": ["这个名字里有大厅不允许的字词，换一个吧。", "{msg}"],
   "err.no_room": ["没有这个房间号的牌桌", "{msg}"],
   "err.room_codes_limited": ["房间号错得太多了，请几分钟后再试。", "{msg}"],
   "err.host_limit": ["你同时开的牌桌已经到上限了。", "{msg}"],

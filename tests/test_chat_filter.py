@@ -14,14 +14,14 @@ from baida.server.tables.chat_filter import ChatFilter, ChatFilterError
 
 
 def reference_mask(words: list[str], text: str) -> str:
-    """Obviously correct and slow: fold each letter of ``text`` (spaces and punctuation left
-    out), try every substring of the result against every folded word, mask the letters of
-    every match and everything between them."""
+    """Obviously correct and slow: fold each letter of ``text`` (spaces, punctuation and marks
+    left out), try every substring of the result against every folded word, mask the letters
+    of every match, everything between them and the marks right after the last."""
 
     def fold(s: str) -> list[tuple[str, int]]:
         out = []
         for i, ch in enumerate(s):
-            if ch.isspace() or unicodedata.category(ch)[0] in "PSZC":
+            if ch.isspace() or unicodedata.category(ch)[0] in "PSZCM":
                 continue
             out.extend((piece, i) for piece in unicodedata.normalize("NFKC", ch).casefold())
         return out
@@ -32,7 +32,10 @@ def reference_mask(words: list[str], text: str) -> str:
     for i in range(len(letters)):
         for j in range(i + 1, len(letters) + 1):
             if "".join(p for p, _ in letters[i:j]) in keys:
-                hidden.update(range(letters[i][1], letters[j - 1][1] + 1))
+                last = letters[j - 1][1]
+                while last + 1 < len(text) and unicodedata.category(text[last + 1]).startswith("M"):
+                    last += 1
+                hidden.update(range(letters[i][1], last + 1))
     return "".join("*" if i in hidden else ch for i, ch in enumerate(text))
 
 
@@ -43,6 +46,8 @@ def test_a_listed_word_is_masked_however_it_is_written() -> None:
     assert words.mask("ｆｕｃｋ!") == "****!"  # full width
     assert words.mask("f.u.c.k off") == "******* off"  # what hides it is masked with it
     assert words.mask("f u c k") == "*******"
+    assert words.mask("f\u200bu\u200dck") == "******"  # zero-width characters between
+    assert words.mask("f\u0336u\u0336c\u0336k\u0336") == "********"  # struck through
     assert words.mask("你真是个傻逼") == "你真是个**"
     assert words.mask("傻 - 逼") == "*****"
     assert words.mask("a badword and a BAD  WORD") == "a ******* and a *********"
@@ -57,7 +62,7 @@ def test_overlapping_and_repeated_words_are_all_masked() -> None:
     assert ChatFilter(["  ", "...", "#"]).words == frozenset()  # nothing a message could hold
 
 
-LETTERS = st.sampled_from(list("abcAB傻逼ｆＡ ．.-*"))
+LETTERS = st.sampled_from(list("abcAB傻逼ｆＡ ．.-*\u200b\u0336"))
 
 
 @settings(max_examples=300, deadline=None)

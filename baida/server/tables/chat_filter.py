@@ -24,8 +24,9 @@ def _fold(ch: str) -> str:
 
 
 def _between(ch: str) -> bool:
-    """A character put between a word's letters to hide it (spaces, punctuation, symbols)."""
-    return ch.isspace() or unicodedata.category(ch)[0] in "PSZC"
+    """A character put between or over a word's letters to hide it: spaces, punctuation,
+    symbols, invisible ones (zero-width), combining marks (f̶u̶)."""
+    return ch.isspace() or unicodedata.category(ch)[0] in "PSZCM"
 
 
 def _folded(text: str) -> tuple[str, list[int]]:
@@ -82,14 +83,17 @@ class ChatFilter:
 
     def mask(self, text: str) -> str:
         """``text`` with every listed word found in it masked, character for character (the
-        spaces and punctuation inside a hidden word too)."""
+        spaces, punctuation and marks inside a hidden word too, and the marks over its last
+        letter)."""
         if self._pattern is None:
             return text
         folded, owner = _folded(text)
         hidden = bytearray(len(text))
         for found in self._pattern.finditer(folded):
-            start, end = found.start(1), found.end(1)
-            for i in range(owner[start], owner[end - 1] + 1):
+            first, last = owner[found.start(1)], owner[found.end(1) - 1]
+            while last + 1 < len(text) and unicodedata.category(text[last + 1])[0] == "M":
+                last += 1  # the marks over its last letter go with it
+            for i in range(first, last + 1):
                 hidden[i] = 1
         if not any(hidden):
             return text

@@ -1,7 +1,7 @@
 """The lobby's account routes: guests, registration, sign-in and out, the player's name,
-password and mutes. Sessions are rows in the database (``store.logins``): each sign-in opens one and
-sets its cookie, and every change of who may use the account (registering a guest, a new
-password, signing out) revokes the sessions it must. The limits are ``limits``'s.
+password and mutes. Sessions are rows in the database (``store.logins``): each sign-in opens
+one and sets its cookie, and every change of who may use the account (registering a guest, a
+new password, signing out) revokes the sessions it must. The limits are ``limits``'s.
 """
 
 from __future__ import annotations

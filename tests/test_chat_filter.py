@@ -3,6 +3,7 @@ every substring; the list file's format and its refusals."""
 
 from __future__ import annotations
 
+import logging
 import unicodedata
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from baida.server.tables.chat_filter import ChatFilter, ChatFilterError
+from baida.server.tables.chat_filter import ChatFilter, ChatFilterError, ChatWordList
 
 
 def reference_mask(words: list[str], text: str) -> str:
@@ -88,3 +89,36 @@ def test_the_list_file_format_and_its_refusals(tmp_path: Path) -> None:
         ChatFilter.from_file(path)
     with pytest.raises(ChatFilterError, match="cannot read .*missing.txt"):
         ChatFilter.from_file(tmp_path / "missing.txt")
+
+
+def test_the_list_is_read_again_when_its_file_changes(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The operator adds a word without a restart: the file is looked at, at most every 10
+    seconds, when a message is masked; a changed file that cannot be used is logged and the
+    words read before stay."""
+    caplog.set_level(logging.INFO, logger="baida")
+    path = tmp_path / "words.txt"
+    path.write_text("idiot\n", encoding="utf-8")
+    clock = [100.0]
+    words = ChatWordList(path, lambda: clock[0])
+    assert words.mask("idiot fool") == "***** fool"
+    path.write_text("idiot\nfool\n", encoding="utf-8")
+    clock[0] += 5
+    assert words.mask("idiot fool") == "***** fool"  # not looked at yet
+    clock[0] += 6
+    assert words.mask("idiot fool") == "***** ****" and words.words == {"idiot", "fool"}
+    path.write_text("fool\n" + "x" * 41 + "\n", encoding="utf-8")
+    clock[0] += 11
+    assert words.mask("idiot fool") == "***** ****"  # kept, and said
+    refused = [r for r in caplog.records if getattr(r, "event", None) == "chat_filter_refused"]
+    assert len(refused) == 1 and "line 2" in refused[0].getMessage()
+    path.unlink()
+    clock[0] += 11
+    assert words.mask("idiot") == "*****"
+    path.write_text("fool\n", encoding="utf-8")
+    clock[0] += 11
+    assert words.mask("idiot fool") == "idiot ****"
+    assert [r.event for r in caplog.records if getattr(r, "event", "").startswith(
+        "chat_filter")] == ["chat_filter", "chat_filter_refused", "chat_filter_refused",
+                            "chat_filter"]

@@ -370,7 +370,8 @@ async def test_the_operators_words_are_masked_for_everyone_and_quoted_to_the_ope
 ) -> None:
     """With ``--chat-filter``, a listed word reaches every seat and watcher masked (its
     writer too, so nobody learns the list by trying); a report still quotes what was
-    written; the masked messages are counted."""
+    written; the masked messages are counted; a word added to the file is in use within ten
+    seconds, without a restart; a name may not hold a listed word."""
     words = tmp_path / "words.txt"
     words.write_text("# the hall's list\n傻逼\nidiot\n", encoding="utf-8")
     async with running_hall(tmp_path / "hall", chat_filter=words) as hall:
@@ -386,12 +387,18 @@ async def test_the_operators_words_are_masked_for_everyone_and_quoted_to_the_ope
         await clients[1].send({"type": "chat", "text": "好牌"})
         await hall.quiet([*clients, watcher])
         assert watcher.last("chat")["text"] == "好牌"
+        # the operator adds a word: in use within ten seconds, no restart
+        words.write_text("傻逼\nidiot\n好牌\n", encoding="utf-8")
+        hall.clock.advance(11.0)
+        await clients[2].send({"type": "chat", "text": "好牌!"})
+        await hall.quiet([*clients, watcher])
+        assert watcher.last("chat")["text"] == "**!"
         await clients[0].send({"type": "report", "seat": 1})
         await hall.quiet([*clients, watcher])
         [report] = hall.runtime.store.reports.newest()
         assert report.chat == ["你真是个傻 逼, I.D.I.O.T!", "好牌"]
         metrics = (await watcher.http.get("/metrics")).text
-        assert "baida_chat_masked_total 1.0" in metrics
+        assert "baida_chat_masked_total 2.0" in metrics
         # nor may a name hold a listed word: everyone at a table reads it
         r = await Client(hall).http.post("/api/register", json={
             "name": "IDIOT_1", "password": "long enough"})

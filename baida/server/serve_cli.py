@@ -65,7 +65,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--chat-filter", type=Path, default=None, metavar="FILE",
                         help="words the table chat masks with * and names may not hold, one "
                              "a line (UTF-8; # starts a comment): any case or width, spaces "
-                             "and punctuation between their letters ignored; read at start")
+                             "and punctuation between their letters ignored; read again when "
+                             "it changes")
     parser.add_argument("--log-format", choices=("auto", "text", "json"), default="auto",
                         help="log lines as JSON objects or text (default auto: JSON unless "
                         "stderr is a terminal)")

@@ -1,13 +1,19 @@
 """The operator's list of words the table chat does not show: each one found in a message is
 masked with ``*`` for everyone, whatever the case, the width (ｆｕ, ＦＵ) or the spaces and
-punctuation put between its characters (f.u, f u); a report still quotes what was written."""
+punctuation put between its characters (f.u, f u); a report still quotes what was written.
+``ChatWordList`` reads the list's file again when it changes."""
 
 from __future__ import annotations
 
+import logging
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+
+from ..ops.logs import fields
+
+log = logging.getLogger(__name__)
 
 MASK = "*"
 WORDS_MAX = 20_000  # words in one list
@@ -98,3 +104,55 @@ class ChatFilter:
         if not any(hidden):
             return text
         return "".join(MASK if hidden[i] else ch for i, ch in enumerate(text))
+
+
+class ChatWordList:
+    """The list in a file, read again when the file changes (looked at, at most every
+    ``every`` seconds of ``now``, when a message is masked): the operator adds a word without
+    a restart. A changed file that cannot be used is logged and the list in use is kept."""
+
+    def __init__(self, path: Path, now: Callable[[], float], every: float = 10.0) -> None:
+        self.path = path
+        self._now = now
+        self._every = every
+        self._seen = self._stamp()
+        self.current = ChatFilter.from_file(path)  # ``ChatFilterError`` at start
+        self._checked: float | None = None  # (the clock may need the hall's loop: not yet)
+
+    def _stamp(self) -> tuple[int, int] | None:
+        try:
+            stat = self.path.stat()
+        except OSError:
+            return None
+        return stat.st_mtime_ns, stat.st_size
+
+    @property
+    def words(self) -> frozenset[str]:
+        return self.current.words
+
+    def refresh(self) -> None:
+        """Read the file again if it changed since it was last read."""
+        now = self._now()
+        if self._checked is None:
+            self._checked = now
+        if now - self._checked < self._every:
+            return
+        self._checked = now
+        stamp = self._stamp()
+        if stamp == self._seen:
+            return
+        self._seen = stamp
+        try:
+            self.current = ChatFilter.from_file(self.path)
+        except ChatFilterError as exc:
+            log.warning("the chat's word list was not read again: %s; the %d words read before "
+                        "stay", exc, len(self.current.words), extra=fields(
+                            "chat_filter_refused", path=str(self.path), error=str(exc)))
+            return
+        log.info("the chat masks %d words of %s (read again)", len(self.current.words),
+                 self.path, extra=fields("chat_filter", words=len(self.current.words),
+                                         path=str(self.path)))
+
+    def mask(self, text: str) -> str:
+        self.refresh()
+        return self.current.mask(text)

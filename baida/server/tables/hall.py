@@ -20,7 +20,7 @@ from ..store.leases import Fence
 from ..store.writer import StoreWriter
 from .actor import BETWEEN, CLOSED, PLAYING, WAITING, TableActor, TableInfo
 from .botpool import BotPool
-from .chat_filter import ChatFilter
+from .chat_filter import ChatWordList
 from .clock import Clock
 from .config import ConfigError, TableConfig
 from .connection import User
@@ -133,7 +133,7 @@ class Hall:
         directory: Directory | None = None,
         role: NodeRole | None = None,
         standing: tuple[StandingTables, ...] = DEFAULT_STANDING,
-        chat_filter: ChatFilter | None = None,
+        chat_filter: ChatWordList | None = None,
     ) -> None:
         self.store = store
         self.chat_filter = chat_filter

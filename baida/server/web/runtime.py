@@ -24,7 +24,7 @@ from ..ops.metrics import Metrics
 from ..store.skeletons import warm as warm_skeletons
 from ..store.writer import StoreWriter
 from ..tables.botpool import BotPool
-from ..tables.chat_filter import ChatFilter
+from ..tables.chat_filter import ChatWordList
 from ..tables.clock import Clock, LoopClock
 from ..tables.connection import Connection, User
 from ..tables.hall import Hall
@@ -112,7 +112,7 @@ class Runtime:
                                             initializer=_hashing_thread)
         self.hashing_waiting = 0
         # the operator's words the chat masks (``ChatFilterError`` when the list is unusable)
-        self.chat_filter = (ChatFilter.from_file(settings.chat_filter)
+        self.chat_filter = (ChatWordList(settings.chat_filter, self._now)
                             if settings.chat_filter is not None else None)
         if self.chat_filter is not None:
             log.info("the chat masks %d words of %s", len(self.chat_filter.words),

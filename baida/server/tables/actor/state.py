@@ -15,7 +15,7 @@ from ...ops.metrics import Metrics
 from ...store.leases import Fence
 from ..botpool import BotPool
 from ..chat import ChatLimiter, ChatRecord
-from ..chat_filter import ChatFilter
+from ..chat_filter import ChatWordList
 from ..clock import Clock, TimerHandle
 from ..config import TableConfig
 from ..connection import Connection, User
@@ -96,7 +96,7 @@ class TableState:
         metrics: Metrics,
         directory: Directory,
         on_change: Callable[[TableState, dict[str, Any]], None] | None = None,
-        chat_filter: ChatFilter | None = None,
+        chat_filter: ChatWordList | None = None,
     ) -> None:
         self.info = info
         self.chat_filter = chat_filter

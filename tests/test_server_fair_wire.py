@@ -161,10 +161,13 @@ async def test_the_pause_counts_from_the_discard_going_out(
         async def on_message(client: Client, message: dict[str, Any]) -> None:
             if message["type"] == "events":
                 heard.extend((hall.clock.now(), e) for e in message["events"])
+            elif message["type"] == "hand_result" and not message["match_over"]:
+                await client.send({"type": "ready"})  # the next hand
             await policy(client, message)
 
         me.on_message = on_message
-        r = await me.post("/api/tables", {"ruleset": "jiaxing", "hands": 1, "timing": TIMING})
+        # hands enough for 20 discards followed by a draw (a quick win ends a hand early)
+        r = await me.post("/api/tables", {"ruleset": "jiaxing", "hands": 4, "timing": TIMING})
         table_id = r.json()["table"]["id"]
         db = hall.runtime.hall.get(table_id).db
         store = db.append_actions
@@ -179,14 +182,18 @@ async def test_the_pause_counts_from_the_discard_going_out(
         await hall.quiet([me])
         await me.send({"type": "add_bots"})
         await me.send({"type": "ready"})
-        for _ in range(200):
-            if any(e["type"] == "hand_end" for _, e in heard):
+
+        def gaps() -> list[float]:
+            return [round(later[0] - at, 6) for (at, e), later in zip(heard, heard[1:],
+                                                                      strict=False)
+                    if e["type"] == "discard" and later[1]["type"] == "draw"]
+
+        for _ in range(800):
+            if len(gaps()) > 20:
                 break
             await hall.advance(2.0, [me])
-        gaps = [round(later[0] - at, 6) for (at, e), later in zip(heard, heard[1:], strict=False)
-                if e["type"] == "discard" and later[1]["type"] == "draw"]
-        assert len(gaps) > 20
-        assert set(gaps) == {TIMING["pause"]}, sorted(set(gaps))
+        assert len(gaps()) > 20, len(gaps())
+        assert set(gaps()) == {TIMING["pause"]}, sorted(set(gaps()))
         await me.close()
 
 

@@ -294,9 +294,12 @@ export function mountTable(main, app, tableId, { autoplay = false, sit = false }
   // Messages come in bursts (a discard, the claims, the next draw): the screen is drawn once
   // per frame at most, after the burst.
   let frame = null;
+  let left = false;  // the table was left (unmounted)
 
   function render() {
-    if (frame === null) frame = requestAnimationFrame(draw);
+    // (a late answer, such as the account's mutes, may ask after the table was left: the
+    // next screen owns the page then)
+    if (frame === null && !left) frame = requestAnimationFrame(draw);
   }
 
   function draw() {
@@ -365,6 +368,7 @@ export function mountTable(main, app, tableId, { autoplay = false, sit = false }
   const releaseScreen = keepScreenOn();
 
   return () => {
+    left = true;
     releaseScreen();
     document.title = t("app.title");
     document.removeEventListener("keydown", onKey);

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
 
 from .database import Sessions
@@ -83,13 +83,9 @@ class Reports:
             if row is None:
                 return False
             if admin_id is None:
-                values = {"handled_at": None, "handled_by": None}
+                row.handled_at, row.handled_by = None, None
             elif row.handled_at is None:
-                values = {"handled_at": self._clock(), "handled_by": admin_id}
-            else:
-                return True
-            session.execute(update(PlayerReport).where(PlayerReport.id == report_id)
-                            .values(**values))
+                row.handled_at, row.handled_by = self._clock(), admin_id
             return True
 
         return self._sessions.transact(work)

@@ -8,6 +8,7 @@ from collections import deque
 from collections.abc import Callable
 
 from ...table import Refused
+from ..store.reports import CHAT_LINES
 from .protocol import CHAT_MAX
 
 # id -> (中文, English); the client shows the phrase in the reader's language
@@ -63,7 +64,7 @@ class ChatLimiter:
         return True
 
 
-REPORT_LINES = 10  # a person's last messages at the table, quoted in a report of them
+REPORT_LINES = CHAT_LINES  # a person's last messages at the table, quoted in a report of them
 REPORT_AGAIN = 600.0  # seconds before one person may report the same person again here
 
 

@@ -58,13 +58,17 @@ export function makeSide(T) {
   let listsKey = null;  // what the log and chat lists show (redrawn when it changes)
   let added = 0;  // lines and messages added or taken away so far
   const storeKey = `baida.log.${T.tableId}`;
+  /** Draw the panel again after a change of mutes (the buttons and the chat list). */
+  function redrawMutes() {
+    added += 1;
+    key = null;
+    T.render();
+  }
   // the account's mutes as the hall keeps them (this browser's copy until they come)
   loadMutes(T.app.me).then((changed) => {
     if (!changed) return;
     s.chat = s.chat.filter((m) => !isMuted(T.app.me, m.user));
-    added += 1;
-    key = null;
-    T.render();
+    redrawMutes();
   });
 
   /** Which hand the log belongs to (the same hand after a reload, not the next one). */
@@ -156,14 +160,9 @@ export function makeSide(T) {
             title: t(isMuted(me, x.user) ? "table.unmute_title" : "table.mute_title", { name: displayName(x.name) }),
             onclick: () => {
               const on = !isMuted(me, x.user);
-              const redraw = () => {
-                added += 1;
-                key = null;  // draw the panel again
-                T.render();
-              };
-              setMuted(me, x.user, on).catch((err) => { toast(err.message, "error"); redraw(); });
+              setMuted(me, x.user, on).catch((err) => { toast(err.message, "error"); redrawMutes(); });
               if (on) s.chat = s.chat.filter((m) => m.user !== x.user);
-              redraw();
+              redrawMutes();
             },
           }, displayName(x.name)),
           h("button", {

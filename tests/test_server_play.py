@@ -83,6 +83,16 @@ async def test_four_clients_play_a_match_to_the_end(
             assert record["format"] == "baida-record-v1" and record["seed"]
             check = (await c.http.get(f"/api/hands/{hands[0]['hand_id']}/verify")).json()
             assert check["ok"], check
+            # the record (战绩) counts what the list of hands shows
+            [record] = (await c.http.get("/api/me/stats")).json()["records"]
+            assert record["ruleset"] == ruleset and record["hands"] == 2
+            assert record["wins"] == sum(h["winner"] == seat for h in hands)
+            assert record["drawn"] == sum(h["winner"] is None for h in hands)
+            assert record["points"] == sum(h["payment"] for h in hands)
+            gains = [h for h in hands if h["payment"] > 0]
+            best = max(gains, key=lambda h: (h["payment"], h["hand_id"])) if gains else None
+            assert record["best_points"] == (best and best["payment"])
+            assert record["best_hand_id"] == (best and best["hand_id"])
         other = (await clients[0].http.get("/api/me/hands")).json()["hands"][0]["hand_id"]
         stranger = await Client(hall).guest()
         assert (await stranger.http.get(f"/api/hands/{other}/record")).status_code == 404

@@ -328,6 +328,16 @@ def test_the_win_guard_and_the_settlement_with_every_item(
     # the player's own page lists the hand
     page.goto(web.hall.base + "/#/me")
     page.wait_for_selector(".hands-table tbody tr[data-hand]")
+    # the record (战绩) counts the one hand: won, and the best hand is it
+    record = page.locator(f".record[data-ruleset='{ruleset}']")
+    record.wait_for()
+    figures = {key: record.locator(f"[data-stat='{key}'] .stat-value").inner_text()
+               for key in ("hands", "wins", "points", "best")}
+    won = f"+{expected['payments'][0]}"
+    assert figures == {"hands": "1", "wins": "1", "points": won, "best": won}
+    assert "100% · 自摸 1" in record.locator("[data-stat='wins']").inner_text()
+    hand_id = page.locator(".hands-table tbody tr[data-hand]").first.get_attribute("data-hand")
+    assert record.locator("[data-stat='best'] a").get_attribute("href") == f"#/hand/{hand_id}"
     shot(page, f"my-hands-{ruleset}-zh-{DESKTOP['width']}")
     # on a phone the row's button is one line (回放与复盘 broke in two at 360 px) and nothing
     # runs off the side

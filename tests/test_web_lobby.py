@@ -114,8 +114,11 @@ def test_register_sign_in_create_a_table_take_a_seat_and_see_the_silver_history(
     # the 银子 history: the starting grant
     page.goto(web.hall.base + "/#/me")
     page.wait_for_selector(".me-page .balance-big")
-    ledger = page.locator(".me-page .card").nth(2)
+    ledger = page.locator(".me-page .card", has=page.locator("h2", has_text="银子明细"))
     ledger.locator("tbody tr").first.wait_for()
+    # no hand finished yet: the record says when it will show
+    page.wait_for_selector(".record-card .records p")
+    assert "打完一局后" in page.locator(".record-card").inner_text()
     assert "初始银子" in ledger.inner_text() and "+1000" in ledger.inner_text()
     # one entry and no hand: nothing more to load, so no 更多
     more = page.locator(".me-page button", has_text="更多")

@@ -17,6 +17,7 @@ from .ledger import Ledger
 from .mutes import Mutes
 from .passwords import Passwords
 from .reports import Reports
+from .stats import PlayerStats
 from .tables import Tables
 
 DEFAULT_STARTING_BALANCE = 1000
@@ -28,10 +29,10 @@ def utc_now() -> datetime:
 
 class Store:
     """Accounts, the 银子 ledger, tables, matches, hands, table leases, reports of players,
-    mutes: ``store.accounts``, ``store.ledger``, ``store.tables``, ``store.hands``,
-    ``store.leases``, ``store.reports``, ``store.mutes``. Each call is its
-    own short transaction on a shared engine, so the hall may call from its writer thread and
-    a pool of reader threads."""
+    mutes, players' records: ``store.accounts``, ``store.ledger``, ``store.tables``,
+    ``store.hands``, ``store.leases``, ``store.reports``, ``store.mutes``, ``store.stats``.
+    Each call is its own short transaction on a shared engine, so the hall may call from its
+    writer thread and a pool of reader threads."""
 
     def __init__(self, database: str | Path, *, password_hasher: PasswordHasher | None = None,
                  starting_balance: int = DEFAULT_STARTING_BALANCE,
@@ -57,6 +58,7 @@ class Store:
         self.leases = Leases(sessions)
         self.reports = Reports(sessions, now)
         self.mutes = Mutes(sessions, now)
+        self.stats = PlayerStats(sessions)
 
     @property
     def dialect(self) -> str:

@@ -203,6 +203,15 @@ async def my_hands(request: Request) -> Response:
     return JSONResponse({"hands": [_hand_summary(h) for h in hands]})
 
 
+@endpoint(auth=True)
+async def my_stats(request: Request) -> Response:
+    """``GET /api/me/stats``: the account's record (战绩) in each ruleset it played."""
+    rt = runtime_of(request)
+    uid = request.state.account.id
+    records = await rt.db.read(lambda s: s.stats.of(uid))
+    return JSONResponse({"records": [r.to_json() for r in records]})
+
+
 def _hand_summary(h: Any) -> dict[str, Any]:
     result = h.result or {}
     return {
@@ -506,6 +515,7 @@ def _int_param(request: Request, name: str) -> int | None:
 ROUTES = [
     Route("/api/me/ledger", my_ledger, methods=["GET"]),
     Route("/api/me/hands", my_hands, methods=["GET"]),
+    Route("/api/me/stats", my_stats, methods=["GET"]),
     Route("/api/me/tables", my_tables, methods=["GET"]),
     Route("/api/hands/{hand_id}/record", hand_record, methods=["GET"]),
     Route("/api/hands/{hand_id}/verify", hand_verify, methods=["GET"]),

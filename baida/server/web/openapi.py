@@ -112,6 +112,9 @@ PATHS: dict[str, dict[str, Any]] = {
     "/api/me/hands": {"get": _op("The hands the account played, newest first, 30 a page",
                                  auth=True, params=[_query_id("before", "hands older than "
                                                               "this hand id")])},
+    "/api/me/stats": {"get": _op("The account's record (战绩) in each ruleset it finished a "
+                                 "hand of: hands, wins, self-drawn, dealt in, drawn, points, "
+                                 "the best hand", auth=True)},
     "/api/me/mutes": {"get": _op("The accounts whose chat the account does not read (屏蔽)",
                                  auth=True)},
     "/api/me/mutes/{user_id}": {

@@ -1,5 +1,5 @@
-// The player's own page: the 银子 balance and its history, and every hand played, each with
-// its replay, its verification and its record.
+// The player's own page: the 银子 balance and its history, the record (战绩) in each ruleset,
+// and every hand played, each with its replay, its verification and its record.
 
 import { get, patch, post, setCsrf } from "./api.js";
 import { clear, h, toast } from "./dom.js";
@@ -61,6 +61,33 @@ function passwordCard(app) {
       h("button", { type: "submit", class: "btn" }, t("pw.change"))));
 }
 
+function percent(part, whole) {
+  return `${Math.round((part * 1000) / whole) / 10}%`;
+}
+
+/** The record (战绩) of one ruleset: each figure a small tile, so the grid wraps on a phone. */
+function recordBlock(r) {
+  const figure = (key, value, extra) => h("div", { class: "stat", dataset: { stat: key } },
+    h("span", { class: "stat-label" }, t(`stats.${key}`)),
+    h("span", { class: "stat-value" }, value),
+    extra ? h("span", { class: "stat-extra" }, extra) : null);
+  const sign = (n) => `num ${n > 0 ? "pos" : n < 0 ? "neg" : ""}`;
+  const average = Math.round((r.points * 10) / r.hands) / 10;
+  const best = r.best_hand_id
+    ? h("a", { href: `#/hand/${r.best_hand_id}`, class: "num pos" }, signed(r.best_points))
+    : t("stats.none");
+  return h("div", { class: "record", dataset: { ruleset: r.ruleset } },
+    h("h3", {}, t(`ruleset.${r.ruleset}`)),
+    h("div", { class: "stats" },
+      figure("hands", String(r.hands)),
+      figure("wins", String(r.wins), `${percent(r.wins, r.hands)} · ${t("stats.self_drawn")} ${r.self_drawn}`),
+      figure("dealt_in", String(r.dealt_in)),
+      figure("drawn", String(r.drawn)),
+      figure("points", h("span", { class: sign(r.points) }, signed(r.points)),
+        t("stats.per_hand", { n: signed(average) })),
+      figure("best", best)));
+}
+
 export function mountMe(main, app) {
   if (!app.me) {
     clear(main).append(h("div", { class: "lobby" }, signInCard(app)));
@@ -71,7 +98,15 @@ export function mountMe(main, app) {
   const hands = h("tbody", {});
   const moreLedger = h("button", { type: "button", class: "btn btn-small", hidden: true }, t("me.more"));
   const moreHands = h("button", { type: "button", class: "btn btn-small", hidden: true }, t("me.more"));
+  const record = h("div", { class: "records" });
   let stopped = false;
+
+  const loadRecord = async () => {
+    const data = await get("/api/me/stats");
+    if (stopped) return;
+    clear(record).append(...(data.records.length ? data.records.map(recordBlock)
+      : [h("p", { class: "muted" }, t("me.no_record"))]));
+  };
 
   const loadLedger = async (before) => {
     const data = await get(`/api/me/ledger${before ? `?before=${before}` : ""}`);
@@ -110,6 +145,7 @@ export function mountMe(main, app) {
 
   clear(main).append(h("div", { class: "me-page" },
     h("section", { class: "card" }, h("h2", {}, t("me.balance")), balance),
+    h("section", { class: "card record-card" }, h("h2", {}, t("me.record")), record),
     h("section", { class: "card" }, h("h2", {}, t("me.hands")),
       h("table", { class: "list-table hands-table" }, h("thead", {}, h("tr", {},
         [t("me.when"), t("me.hand"), t("me.result"), t("me.amount"), ""].map((c) => h("th", { scope: "col" }, c)))), hands),
@@ -120,6 +156,7 @@ export function mountMe(main, app) {
       moreLedger),
     app.me.guest ? null : nameCard(app),
     app.me.guest ? null : passwordCard(app)));
+  loadRecord().catch((err) => toast(err.message, "error"));
   loadLedger().catch((err) => toast(err.message, "error"));
   loadHands().catch((err) => toast(err.message, "error"));
   return () => { stopped = true; };

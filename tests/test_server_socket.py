@@ -240,7 +240,8 @@ async def test_the_database_process_commits_batches_and_survives_its_worker(tmp_
 
 
 @pytest.mark.parametrize("flags", [["--client-rate", "0"], ["--client-burst", "0.5"],
-                                   ["--client-rate", "20000"], ["--port", "0"]])
+                                   ["--client-rate", "20000"], ["--port", "0"],
+                                   ["--starting-balance", str(10**12 + 1)]])
 def test_serve_refuses_limits_out_of_range(flags: list[str], capsys: pytest.CaptureFixture[str]
                                            ) -> None:
     from baida.cli import main

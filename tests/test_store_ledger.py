@@ -21,6 +21,7 @@ from baida.server.store import (
     NotFound,
     Store,
 )
+from baida.server.store.ledger import MAX_BALANCE
 from baida.server.store.models import LedgerEntry, LedgerTxn
 
 pytest_plugins = ["store_support"]
@@ -69,6 +70,24 @@ def test_a_grant_is_idempotent(store: Store) -> None:
     with pytest.raises(NotFound):
         store.ledger.grant("topup-3", 999, 10)
     assert rows(store) == before
+    assert_sound(store)
+
+
+def test_grants_stay_within_what_an_account_may_hold(store: Store) -> None:
+    """Two grants of 2^63 - 1 overflowed SQLite's integer into a float balance, and every sum
+    of the ledger (the admin page, ``baida admin check``) failed after it."""
+    (alice,) = players(store, 1)
+    before = rows(store)
+    for amount in (2**63 - 1, MAX_BALANCE + 1):
+        with pytest.raises(InvalidRequest, match=f"at most {MAX_BALANCE}"):
+            store.ledger.grant(f"huge-{amount}", alice, amount)
+    top = MAX_BALANCE - store.ledger.balance(alice)
+    with pytest.raises(InvalidRequest, match="more than the most one account holds"):
+        store.ledger.grant("just-over", alice, top + 1)
+    assert rows(store) == before
+    assert store.ledger.grant("to-the-top", alice, top).balance_after == MAX_BALANCE
+    assert store.ledger.balance(alice) == MAX_BALANCE
+    assert store.ledger.totals() is not None
     assert_sound(store)
 
 

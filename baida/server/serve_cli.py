@@ -178,6 +178,7 @@ def node_flags(args: argparse.Namespace) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     from .ops.logs import setup_logging
+    from .store.ledger import MAX_BALANCE
     from .web.app import create_app, hall_server, server_config
     from .web.ws_protocol import adopt
 
@@ -188,6 +189,9 @@ def run(args: argparse.Namespace) -> int:
            args.signins_per_address) < 0:
         print("baida serve: --bot-workers, --starting-balance, --guests-per-hour and "
               "--signins-per-address are >= 0", file=sys.stderr)
+        return 2
+    if args.starting_balance > MAX_BALANCE:
+        print(f"baida serve: --starting-balance is at most {MAX_BALANCE}", file=sys.stderr)
         return 2
     if not (0 < args.client_rate <= 10_000 and 1 <= args.client_burst <= 10_000):
         print("baida serve: --client-rate is in (0, 10000] and --client-burst in [1, 10000]",

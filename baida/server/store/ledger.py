@@ -30,6 +30,9 @@ SYSTEM_KINDS = ("house", "mint", "bots")
 # what an entry on an account is for (the player's history shows it by name)
 ENTRY_KINDS = ("grant", "hand", "fee", "penalty", "compensation", "reclaim")
 MAX_KEY_LENGTH = 200
+# the most 银子 a grant may leave one account holding: far above any table's stakes, far below
+# what a 64-bit column and the ledger's sums hold
+MAX_BALANCE = 10**12
 
 # The hot path's statements, built once.
 _LOCK_USERS = (select(Wallet.user_id, Wallet.id, Wallet.balance)
@@ -261,12 +264,17 @@ class LedgerWriter:
         _check_user(user_id, "user")
         if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
             raise InvalidRequest(f"a grant is a whole number of 银子 > 0, got {amount!r}")
+        if amount > MAX_BALANCE:
+            raise InvalidRequest(f"a grant is at most {MAX_BALANCE} 银子, got {amount}")
         fingerprint = _fingerprint("grant", {"user": user_id, "amount": amount})
         wallets = self.lock_users([user_id])
         outcome = self.stored(key, "grant", fingerprint)
         if outcome is not None:
             return GrantResult(**outcome, replayed=True)
         wallet = wallets[user_id]
+        if wallet.balance + amount > MAX_BALANCE:
+            raise InvalidRequest(f"the grant would leave the account {wallet.balance + amount} "
+                                 f"银子, more than the most one account holds ({MAX_BALANCE})")
         entries = {(self.system_wallet("mint"), "grant"): -amount, (wallet.id, "grant"): amount}
         result = GrantResult(key, user_id, amount, wallet.balance + amount)
         outcome = asdict(result)

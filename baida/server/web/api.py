@@ -44,6 +44,9 @@ from .verify import verify_record
 from .waits import WaitsError, hand_waits
 
 log = logging.getLogger(__name__)
+# no request of the hall nests deeper than a game record (about 6 levels); deeper bodies are
+# refused before anything walks them (a hand-over to the bot workers pickles by recursion)
+MAX_NESTING = 32
 
 WAITS_CACHE_SIZE = 2048
 _WAITS_CACHE: dict[bytes, Any] = {}  # request body -> answer (oldest first)
@@ -157,7 +160,24 @@ async def body(request: Request, limit: int = MAX_BODY) -> Any:
         raise ApiError(400, "the request body is not JSON") from None
     if not isinstance(data, dict):
         raise ApiError(400, "the request body is a JSON object")
+    if nesting(data) > MAX_NESTING:
+        raise ApiError(400, f"the request body nests deeper than {MAX_NESTING} levels")
     return data
+
+
+def nesting(value: Any) -> int:
+    """How deep ``value``'s arrays and objects nest (a scalar: 0), counted without recursion."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(
+            item, list) else None
+        if children is None:
+            continue
+        deepest = max(deepest, depth)
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 def field(obj: Any, name: str, kind: type = str, required: bool = True) -> Any:
@@ -333,6 +353,8 @@ async def waits(request: Request) -> Response:
             data = orjson.loads(raw or b"{}")
         except orjson.JSONDecodeError:
             return error(400, "the request body is not JSON")
+        if nesting(data) > MAX_NESTING:
+            return error(400, f"the request body nests deeper than {MAX_NESTING} levels")
         try:
             cached = await rt.bots.run(hand_waits, data)
         except WaitsError as exc:

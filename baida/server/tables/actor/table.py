@@ -116,6 +116,7 @@ class TableActor(Seating, Restart):
                 old.send({"type": "error", "code": "replaced",
                           "message": "this seat was opened in another window"})
                 old.close(4000, "replaced")
+                old.seat = None  # what it sent before it was replaced is not the seat's
             self.seats[seat].conn = conn
             self.seats[seat].left_at = None
             conn.seat = seat
@@ -154,7 +155,7 @@ class TableActor(Seating, Restart):
 
     async def _received(self, conn: Connection, message: Any) -> None:
         handler = _HANDLERS.get(message.type)
-        if handler is None:
+        if handler is None or not self._current(conn):
             return
         try:
             result = handler(self, conn, message)
@@ -164,6 +165,14 @@ class TableActor(Seating, Restart):
             self.metrics.refused(exc.code)
             conn.refuse(exc.code, exc.message, self.id, getattr(message, "id", None),
                         strike=exc.code in STRIKE_CODES, reason=exc.reason)
+
+    def _current(self, conn: Connection) -> bool:
+        """Whether ``conn``'s messages still count: a connection closed (replaced by another
+        window, given up) is heard no more, even for what it sent before, and a seated one
+        speaks only while it is its seat's connection."""
+        if conn.closed:
+            return False
+        return conn.seat is None or self.seats[conn.seat].conn is conn
 
     def _on_chat(self, conn: Connection, msg: P.Chat) -> None:
         if conn.seat is None:

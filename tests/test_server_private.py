@@ -128,6 +128,9 @@ async def test_guessing_room_codes_is_limited(tmp_path: Path) -> None:
     async with running_hall(tmp_path) as hall:
         host = await Client(hall).guest()
         table = await private_table(hall, host)
+        await host.open(table["id"])  # the host waits there (a table nobody sits at closes)
+        await host.send({"type": "sit", "seat": 0})
+        await hall.quiet([host])
         guesser = await Client(hall).guest()
         for i in range(ROOM_FAILURES):
             r = await guesser.post("/api/rooms", {"code": f"NOPE{i:02d}"})

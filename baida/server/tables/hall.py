@@ -24,6 +24,7 @@ from .chat_filter import ChatWordList
 from .clock import Clock
 from .config import ConfigError, TableConfig
 from .connection import User
+from .idle import IDLE_SECONDS, IdleTables, unattended
 
 log = logging.getLogger(__name__)
 
@@ -152,6 +153,9 @@ class Hall:
         # table -> the hand in play, its round and its people by seat (for the logs)
         self._hands: dict[int, tuple[int, Any, list[int | None]]] = {}
         self._described: tuple[float, list[dict[str, Any]]] | None = None  # (read at, list)
+        self.idle = IdleTables(clock, functools.partial(
+            self._close_if_unattended, reason=f"nobody sat at it for {IDLE_SECONDS / 60:g} "
+                                              "minutes"))
         metrics.on_scrape(self._count)  # counted when scraped, not at every change
 
     # ---------------------------------------------------------------- life
@@ -189,6 +193,7 @@ class Hall:
             await self._insert(cfg, host=None, player_made=False, number=number)
 
     async def close(self) -> None:
+        self.idle.stop()
         for actor in list(self.tables.values()):
             actor.post(_stop_timers, actor)
             if self.role is not None:  # the next start's nodes claim them afresh
@@ -227,7 +232,7 @@ class Hall:
         cfg = TableConfig.from_json(row.config["table"])
         info = TableInfo(row.id, row.number, row.config.get("name") or f"{row.number}",
                          cfg, host=row.config.get("host"), room_code=row.room_code,
-                         lease=lease)
+                         lease=lease, player_made=bool(row.config.get("player_made")))
         actor = TableActor(info, clock=self.clock, db=self.db, bots=self.bots,
                            metrics=self.metrics, directory=self.directory,
                            on_change=self._table_changed, chat_filter=self.chat_filter)
@@ -295,6 +300,14 @@ class Hall:
         if self.role is not None:  # and at the other nodes (as far as the directory knows)
             mine |= {t["id"] for t in self.directory.descriptions()
                      if t.get("host") == host.id and t.get("status") != CLOSED}
+        if len(mine) >= MAX_TABLES_PER_HOST:  # those left with nobody at them go first
+            for table_id in sorted(mine):  # the oldest first, as few as need be
+                if len(mine) < MAX_TABLES_PER_HOST:
+                    break
+                actor = self.tables.get(table_id)
+                if actor is not None and unattended(actor) and await self._close_if_unattended(
+                        table_id, "its host opened another table"):
+                    mine.discard(table_id)
         if len(mine) >= MAX_TABLES_PER_HOST:
             raise HallError(f"you may host at most {MAX_TABLES_PER_HOST} tables at once",
                             "host_limit")
@@ -381,6 +394,7 @@ class Hall:
         lobby entry and description follow, and the start and end of its hands are logged."""
         self._publish(actor, summary)
         self._log_hands(actor)
+        self.idle.watch(actor)
         driver = actor.driver
         if driver is not None and driver.on_mode is None:
             driver.on_mode = functools.partial(self._seat_mode, actor)
@@ -468,6 +482,29 @@ class Hall:
         if actor is None or actor.status == CLOSED:
             return False
         await actor.call(actor.close, reason)
+        await self._closed(table_id, reason)
+        return True
+
+    async def _close_if_unattended(self, table_id: int, reason: str) -> bool:
+        """Close this node's table ``table_id`` if, looked at in its own task, nobody sits
+        there between matches (``idle.unattended``)."""
+        actor = self.tables.get(table_id)
+        if actor is None or actor.status == CLOSED:
+            return False
+
+        async def close() -> bool:
+            if not unattended(actor):
+                return False
+            await actor.close(reason, code="unattended")
+            return True
+
+        if not await actor.call(close):
+            return False
+        await self._closed(table_id, reason)
+        return True
+
+    async def _closed(self, table_id: int, reason: str) -> None:
+        """What follows a table's own closing: its row, its lease, its directory entries."""
         await self.db.write(lambda s: s.tables.close(table_id))
         if self.ownership is not None:
             await self.ownership.keeper.release(table_id)
@@ -476,7 +513,6 @@ class Hall:
         self._hands.pop(table_id, None)
         log.info("table %s closed: %s", table_id, reason, extra=fields(
             "table_closed", table=table_id, reason=reason))
-        return True
 
     def on_message(self, message: dict[str, Any]) -> None:
         """Another node asks for one of this node's tables (the operator's requests)."""

@@ -204,6 +204,7 @@ const STRINGS = {
   "table.replaced": ["这个座位已在另一个窗口打开。", "This seat was opened in another window."],
   "table.reopen": ["在这里继续", "Continue here"],
   "table.closed": ["牌桌已关闭：{msg}", "The table closed: {msg}"],
+  "table.unattended": ["这张牌桌十分钟没有人坐，已关闭。", "Nobody sat at this table for ten minutes, so it closed."],
   "table.no_table": ["没有这张牌桌。", "There is no such table."],
   "table.moving": ["牌桌正在转移或重启，正在重新连接…", "The table is moving or restarting; reconnecting…"],
   "table.finding": ["正在寻找这张牌桌…", "Looking for this table…"],

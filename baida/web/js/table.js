@@ -155,7 +155,8 @@ export function mountTable(main, app, tableId, { autoplay = false, sit = false }
         T.side.onReported(m);
         break;
       case "error":
-        s.stopped = m.code === "replaced" ? t("table.replaced") : t("table.closed", { msg: m.message });
+        s.stopped = m.code === "replaced" ? t("table.replaced")
+          : m.code === "unattended" ? t("table.unattended") : t("table.closed", { msg: m.message });
         break;
       default:
         return;

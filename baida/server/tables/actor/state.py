@@ -60,6 +60,7 @@ class TableInfo:
     host: int | None = None
     room_code: str | None = None
     lease: Fence | None = None  # a node of several: the table's lease, carried by its writes
+    player_made: bool = False  # a player's table, not one of the hall's numbered ones
 
 
 @dataclass(slots=True)

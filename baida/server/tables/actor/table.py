@@ -240,8 +240,9 @@ class TableActor(Seating, Restart):
         if self._timer is not None:
             self._timer.cancel()
 
-    async def close(self, reason: str = "closed by the operator") -> None:
-        """Stop the table: a hand in play is voided (balances untouched)."""
+    async def close(self, reason: str = "closed by the operator", code: str = "closed") -> None:
+        """Stop the table: a hand in play is voided (balances untouched); everyone here is
+        told ``code`` (``closed``: by the operator; ``unattended``: nobody sat at it)."""
         if self.hand is not None:
             hand_id = self.hand.id
             await self.db.write(lambda s: s.hands.void(hand_id, "table closed"))
@@ -255,7 +256,7 @@ class TableActor(Seating, Restart):
         self.status = CLOSED
         self.driver = None
         for conn in self._connections():
-            conn.send({"type": "error", "code": "closed", "message": reason})
+            conn.send({"type": "error", "code": code, "message": reason})
             conn.close(1000, "closed")
         for task in list(self._bot_jobs):
             task.cancel()

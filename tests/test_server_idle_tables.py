@@ -1,0 +1,115 @@
+"""A table a player made closes by itself once nobody has sat at it for ten minutes between
+matches (it stayed in the lobby for ever, and counted against its host's three tables: a host
+who had made three tables could make no other until an operator closed them); a host at the
+limit who makes another first loses the oldest of their tables with nobody at it. The hall's
+numbered tables stay. Time is the hall's manual clock."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hall_harness import Client, Hall, running_hall
+
+from baida.server.tables.hall import MAX_TABLES_PER_HOST, StandingTables
+from baida.server.tables.idle import IDLE_SECONDS
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+async def new_table(client: Client, **config: object) -> int:
+    r = await client.post("/api/tables", {"ruleset": "jiaxing", "hands": 2, **config})
+    assert r.status_code == 201, r.text
+    return r.json()["table"]["id"]
+
+
+async def listed(hall: Hall, client: Client) -> set[int]:
+    return {t["id"] for t in (await client.http.get("/api/tables")).json()["tables"]}
+
+
+async def test_a_table_nobody_sits_at_closes_after_ten_minutes(tmp_path: Path) -> None:
+    standing = (StandingTables("wenling", 1),)
+    async with running_hall(tmp_path, standing=standing) as hall:
+        host = await Client(hall).guest()
+        table_id = await new_table(host)
+        [numbered] = await listed(hall, host) - {table_id}
+        watcher = await Client(hall).guest()
+        await watcher.open(table_id)
+        await hall.advance(IDLE_SECONDS - 1, [watcher])
+        assert table_id in await listed(hall, host)
+        # someone sits: the table is kept however long they stay; standing up starts anew
+        await host.open(table_id)
+        await host.send({"type": "sit", "seat": 1})
+        await hall.advance(2 * IDLE_SECONDS, [host, watcher])
+        assert table_id in await listed(hall, host)
+        await host.send({"type": "stand"})
+        await hall.advance(IDLE_SECONDS - 1, [host, watcher])
+        assert table_id in await listed(hall, host)
+        await hall.advance(1, [host, watcher])
+        # closed: gone from the lobby, its description and its row; the watcher is told why
+        assert table_id not in await listed(hall, host)
+        r = await host.http.get(f"/api/tables/{table_id}")
+        assert r.status_code == 404
+        closed = watcher.last("error")
+        assert closed["code"] == "unattended" and "nobody sat at it" in closed["message"]
+        row = hall.runtime.store.tables.get(table_id)
+        assert row.status == "closed"
+        # the hall's own numbered table, empty all along, stays
+        assert numbered in await listed(hall, host)
+        for client in (host, watcher):
+            await client.close()
+
+
+async def test_a_match_played_by_bots_keeps_its_table_until_it_ends(tmp_path: Path) -> None:
+    """A person who leaves a match keeps their seat (托管 plays it): the table is attended
+    until the match is over; after it, with nobody back, it closes in ten minutes."""
+    async with running_hall(tmp_path) as hall:
+        host = await Client(hall).guest()
+        table_id = await new_table(host, hands=1, timing={
+            "pause": 0, "turn": 5.0, "bank": 0, "claim": 1.0, "bot_turn": 1.0,
+            "bot_claim": 0.5, "between_hands": 5.0})
+        await host.open(table_id)
+        await host.send({"type": "sit", "seat": 0})
+        await hall.quiet([host])
+        await host.send({"type": "add_bots"})
+        await host.send({"type": "ready"})
+        await hall.quiet([host])
+        assert host.of_type("prompt")
+        await host.ws.close()
+        await hall.advance(IDLE_SECONDS / 4)  # the hand is played out by 托管 meanwhile
+        actor = hall.runtime.hall.get(table_id)
+        assert actor is not None and actor.status == "waiting"  # over: nobody sits now
+        await hall.advance(IDLE_SECONDS)
+        assert hall.runtime.hall.get(table_id) is None
+        await host.http.aclose()
+
+
+async def test_a_host_at_the_limit_loses_the_oldest_table_nobody_sits_at(
+    tmp_path: Path,
+) -> None:
+    async with running_hall(tmp_path) as hall:
+        host = await Client(hall).guest()
+        tables = [await new_table(host) for _ in range(MAX_TABLES_PER_HOST)]
+        await host.open(tables[0])  # the oldest is attended: the next one goes instead
+        await host.send({"type": "sit", "seat": 0})
+        await hall.quiet([host])
+        fourth = await new_table(host)
+        assert await listed(hall, host) >= {tables[0], tables[2], fourth}
+        assert tables[1] not in await listed(hall, host)
+        # all three attended: the limit holds, nothing is closed
+        for table_id in (tables[2], fourth):
+            other = Client(hall)
+            other.http.cookies.update(host.http.cookies)
+            other.me = host.me
+            await other.open(table_id)
+            await other.send({"type": "sit", "seat": 0})
+            await hall.quiet([other])
+        r = await host.post("/api/tables", {"ruleset": "jiaxing", "hands": 2})
+        assert r.status_code == 400 and r.json()["code"] == "host_limit"
+        assert await listed(hall, host) >= {tables[0], tables[2], fourth}
+        await host.close()

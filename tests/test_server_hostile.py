@@ -202,6 +202,16 @@ async def test_the_lobby_checks_csrf_and_origin(tmp_path: Path) -> None:
         evil = await me.http.post("/api/tables", json={"ruleset": "wenling", "hands": 1},
                                   headers={**me.headers(), "Origin": "https://evil.example"})
         assert evil.status_code == 403
+        # the hall's own host and port under a scheme no page of it is served over
+        own = hall.base.split("://", 1)[1]
+        for scheme in ("evil", "file", "chrome-extension"):
+            odd = await me.http.post("/api/tables", json={"ruleset": "wenling", "hands": 1},
+                                     headers={**me.headers(), "Origin": f"{scheme}://{own}"})
+            assert odd.status_code == 403, scheme
+        for scheme in ("http", "https"):  # a proxy may end TLS: either is the hall's
+            fine = await me.http.post("/api/tables", json={"ruleset": "wenling", "hands": 1},
+                                      headers={**me.headers(), "Origin": f"{scheme}://{own}"})
+            assert fine.status_code == 201, (scheme, fine.text)
         bad = await me.post("/api/tables", {"ruleset": "wenling", "hands": 1, "base": -5})
         assert bad.status_code == 400 and "base" in bad.json()["error"]
         unknown = await me.post("/api/tables", {"ruleset": "wenling", "cheat": True})

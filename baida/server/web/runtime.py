@@ -354,8 +354,9 @@ class Runtime:
             return True  # not a browser: no ambient credentials to abuse
         if origin in self.settings.allowed_origins:
             return True
-        netloc = urlsplit(origin).netloc
-        return bool(host) and netloc == host
+        parts = urlsplit(origin)  # a page of this hall is served over http or https, and a
+        # proxy may end TLS, so either scheme goes with the hall's own host
+        return parts.scheme in ("http", "https") and bool(host) and parts.netloc == host
 
 
 def _host(address: str | None) -> str | None:

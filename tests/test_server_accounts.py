@@ -62,6 +62,31 @@ async def test_guests_are_limited_per_address_per_hour(tmp_path: Path) -> None:
         assert (await Client(hall).http.post("/api/guest")).status_code == 201
 
 
+async def test_registrations_and_guests_share_the_new_accounts_limit(tmp_path: Path) -> None:
+    """Each new account comes with the starting balance: registering 40 accounts in 10
+    minutes (the sign-in limit) must not bring more into play than guests may."""
+    async with running_hall(tmp_path, guests_per_hour=3) as hall:
+        await registered(hall, {"name": "First", "password": "a long password"})
+        typo = await Client(hall).http.post("/api/register", json={"name": "x",
+                                                                    "password": "long enough"})
+        assert typo.status_code == 400  # refused: not an account, so not counted
+        guest = await Client(hall).guest()
+        await registered(hall, {"name": "Second", "password": "a long password"})
+        refused = await Client(hall).http.post("/api/register", json={
+            "name": "Third", "password": "a long password"})
+        assert refused.status_code == 429 and refused.json()["code"] == "accounts_limited"
+        assert "3 new accounts in the last hour" in refused.json()["error"]
+        assert 0 < int(refused.headers["Retry-After"]) <= GUEST_WINDOW
+        assert (await Client(hall).http.post("/api/guest")).json()["code"] == "guests_limited"
+        # a guest registering makes no new account: never refused so
+        r = await guest.post("/api/register", {"name": "Upgraded", "password": "long enough"})
+        assert r.status_code == 201 and r.json()["me"]["id"] == guest.me["id"]
+        hall.clock.advance(GUEST_WINDOW)
+        again = await Client(hall).http.post("/api/register", json={
+            "name": "Third", "password": "a long password"})
+        assert again.status_code == 201
+
+
 def test_the_guest_limit_counts_an_ipv6_subscriber_once() -> None:
     limiter = GuestLimiter(lambda: 0.0, per_hour=2)
     limiter.made("2001:db8:1:2::1")

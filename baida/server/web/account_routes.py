@@ -117,15 +117,22 @@ async def register(request: Request) -> Response:
         assert rt.codec is not None
         if not rt.codec.csrf_ok(request.state.session, request.headers.get("x-csrf-token")):
             return error(403, "missing or wrong X-CSRF-Token")
-    refusal = rt.logins.admit(client_address(request), None)
+    address = client_address(request)
+    upgrade = current is not None and current.is_guest  # the guest's account: nothing new
+    refusal = rt.logins.admit(address, None) or (
+        None if upgrade else rt.guests.refusal(address, registering=True))
     if refusal is not None:
+        if refusal.code == "accounts_limited":
+            log.warning("registration refused: too many new accounts from one address",
+                        extra=fields("accounts_limited", address=address))
         return limited(refusal)
     _check_words(rt, name)
-    if current is not None and current.is_guest:
+    if upgrade:
         account = await rt.hashing(
             lambda s: s.accounts.upgrade_guest(current.id, password, name=name))
     else:
         account = await rt.hashing(lambda s: s.accounts.register(name, password))
+        rt.guests.made(address)  # a new account, with the starting balance
         await _close_current(request)
     return await open_session(rt, account, 201, device=True)
 

@@ -68,7 +68,8 @@ class Refusal:
 
 
 class GuestLimiter:
-    """Guests made per address and hour (``per_hour`` 0: no limit)."""
+    """New accounts made per address and hour, guests and registrations alike (each comes
+    with the starting balance); ``per_hour`` 0: no limit."""
 
     def __init__(self, now: Callable[[], float], per_hour: int) -> None:
         self.per_hour = per_hour
@@ -78,12 +79,16 @@ class GuestLimiter:
         """Count with every node of the hall."""
         self._made.shared = shared
 
-    def refusal(self, host: str) -> Refusal | None:
+    def refusal(self, host: str, registering: bool = False) -> Refusal | None:
         keys = (address_key(host),)
         if self.per_hour <= 0 or not self._made.blocked_keys(keys):
             return None
+        if registering:
+            return Refusal(f"this address has made {self.per_hour} new accounts in the last "
+                           f"hour, the most it may; sign in, or try again later",
+                           "accounts_limited", self._made.retry_after(keys))
         return Refusal(f"this address has made {self.per_hour} guests in the last hour, the "
-                       f"most it may; register, sign in, or try again later", "guests_limited",
+                       f"most it may; sign in, or try again later", "guests_limited",
                        self._made.retry_after(keys))
 
     def made(self, host: str) -> None:

@@ -33,7 +33,8 @@ const STRINGS = {
   "signin.register_hint": ["游客注册后保留牌局记录，银子最多保留初始数额；请另取一个不像“游客”的名字。", "A guest who registers keeps their hands, and their silver up to the starting amount; choose a name of your own (not Guest…)."],
   "signin.as": ["你好，{name}", "Hello, {name}"],
   // the hall's refusals by their code (docs/protocol.md); {msg} is the server's English
-  "err.guests_limited": ["这个网络地址一小时内创建的游客已达上限，请注册、登录或稍后再试。", "{msg}"],
+  "err.guests_limited": ["这个网络地址一小时内创建的新账号已达上限，请登录或稍后再试。", "{msg}"],
+  "err.accounts_limited": ["这个网络地址一小时内创建的新账号已达上限，请登录或稍后再试。", "{msg}"],
   "err.name_limited": ["这个用户名密码错误次数过多：请在以前登录过的浏览器上登录，或几分钟后再试。", "{msg}"],
   "err.address_limited": ["这个网络地址密码错误次数过多，请几分钟后再试。", "{msg}"],
   "err.signins_limited": ["这个网络地址登录次数过多，请几分钟后再试。", "{msg}"],

@@ -108,6 +108,27 @@ async def test_bodies_nested_too_deep_are_refused_before_anything_walks_them(
         assert r.status_code == 200, r.text
 
 
+async def test_a_bug_in_a_route_is_one_500_said_once_and_the_connection_stays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Starlette's app-wide handler answered a bug's 500 and then raised again: uvicorn
+    logged the traceback a second time and dropped the keep-alive connection."""
+    def broken(*args: Any) -> Any:
+        raise RuntimeError("a bug")
+
+    async with running_hall(tmp_path) as hall, httpx.AsyncClient(base_url=hall.base) as http:
+        assert hall.runtime.bots is not None
+        monkeypatch.setattr(hall.runtime.bots, "run", broken)
+        caplog.clear()
+        r = await http.post("/api/waits", json={"ruleset": "jiaxing", "concealed": ["1m"]})
+        assert r.status_code == 500
+        assert r.json() == {"error": "internal error", "code": "internal"}
+        assert "a bug" not in r.text and "Traceback" not in r.text
+        told = [rec for rec in caplog.records if rec.exc_info and "a bug" in str(rec.exc_info[1])]
+        assert len(told) == 1 and "/api/waits" in told[0].getMessage()
+        assert (await http.get("/healthz")).status_code == 200  # the same connection
+
+
 def test_nesting_counts_arrays_and_objects() -> None:
     assert [nesting(v) for v in (1, "x", [], {}, [1, [2]], {"a": {"b": [{}]}})] == \
         [0, 0, 1, 1, 2, 4]

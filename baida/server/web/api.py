@@ -134,6 +134,10 @@ def endpoint(*, auth: bool = False, csrf: bool = True) -> Callable[[Handler], Ha
                 response = error(503, str(exc), "busy")
                 response.headers["Retry-After"] = "2"
                 return response
+            except Exception:  # a bug: said once here (the app-wide handler would log it
+                # twice and drop the connection), and nothing of it reaches the client
+                log.exception("request %s %s failed", request.method, request.url.path)
+                return error(500, "internal error", "internal")
 
         return run
 

@@ -9,6 +9,7 @@ import pytest
 from hall_harness import INSTANT, Client, running_hall
 
 from baida.client.play import HandTracker, auto_choice
+from baida.server.tables.hall import PRACTICE_TIMING
 
 pytestmark = pytest.mark.anyio
 pytest_plugins = ["store_support"]
@@ -98,6 +99,28 @@ async def test_four_clients_play_a_match_to_the_end(
         assert (await stranger.http.get(f"/api/hands/{other}/record")).status_code == 404
         for c in [*clients, host, stranger]:
             await c.close()
+
+
+async def test_the_guides_practice_table_is_its_own_with_long_clocks(tmp_path: Path) -> None:
+    """The first-hand guide's table: a newcomer reads while the hand goes on, and a 12 s
+    turn ran out under the first steps (托管 took the seat); and the guide opened the quick
+    table the person was already playing at."""
+    async with running_hall(tmp_path) as hall:
+        me = await Client(hall).guest()
+        quick = (await me.post("/api/quickplay", {"ruleset": "wenling"})).json()["table"]
+        r = await me.post("/api/quickplay", {"ruleset": "wenling", "practice": True})
+        assert r.status_code == 201
+        practice = r.json()["table"]
+        assert practice["id"] != quick["id"] and practice["private"]
+        assert practice["timing"] == {**quick["timing"], **PRACTICE_TIMING}
+        assert practice["timing"]["turn"] >= 10 * quick["timing"]["turn"]
+        again = (await me.post("/api/quickplay", {"ruleset": "wenling", "practice": True}))
+        assert again.json()["table"]["id"] == practice["id"]
+        assert (await me.post("/api/quickplay", {"ruleset": "wenling"})).json()["table"][
+            "id"] == quick["id"]
+        bad = await me.post("/api/quickplay", {"ruleset": "wenling", "practice": "yes"})
+        assert bad.status_code == 400 and "practice" in bad.json()["error"]
+        await me.close()
 
 
 @pytest.mark.parametrize("ruleset", ["jiaxing", "wenling"])

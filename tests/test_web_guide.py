@@ -325,6 +325,7 @@ def test_a_first_time_visitor_is_guided_through_the_first_hand_once(
     table = page.evaluate("window.baidaTable.state.table")
     assert table["stakes"] == "points" and table["ruleset"] == "jiaxing"
     assert all(s["kind"] == "bot" for s in table["seats"] if s["user"] is None)
+    assert web.hall.quick_plays[-1] == ("jiaxing", True)  # the practice table (long clocks)
     bubble = bubble_step(page, "hand")
     page.locator(".hand.guide-focus").wait_for()  # (a redrawn hand is marked at the next frame)
     clear_of_own_area(page)

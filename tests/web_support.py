@@ -117,6 +117,7 @@ class LiveHall:
 
     def __init__(self, data: Path) -> None:
         self.scenario = Scenario()
+        self.quick_plays: list[tuple[str, bool]] = []  # (ruleset, practice) of each quick play
         settings = HallSettings(
             host="127.0.0.1", port=0, data_dir=data, bot_workers=0, warm_up=False,
             argon2_fast=True, standing=STANDING, client_rate=1000.0, client_burst=1000.0,
@@ -190,11 +191,12 @@ class LiveHall:
         hall: Hall = self.runtime.hall
         live = self
 
-        async def quick_play(user: Any, ruleset: str) -> Any:
+        async def quick_play(user: Any, ruleset: str, practice: bool = False) -> Any:
+            live.quick_plays.append((ruleset, practice))
             config = {"ruleset": ruleset, "private": True, "stakes": "points", "hands": 2,
                       "timing": FAST, "bot": "efficient", **live.scenario.config}
             actor = await hall.create_table(config, user)
-            actor.quick = True
+            actor.quick = "practice" if practice else "quick"
             return actor
 
         hall.quick_play = quick_play  # type: ignore[method-assign]

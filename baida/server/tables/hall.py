@@ -31,6 +31,10 @@ log = logging.getLogger(__name__)
 ROOM_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 ROOM_CODE_LENGTH = 6
 MAX_TABLES_PER_HOST = 3
+# the first-hand guide's table: a newcomer reads each step while the hand goes on, so their
+# own clocks are long (a turn's 12 s ran out under the first steps and 托管 took the seat)
+PRACTICE_TIMING = {"turn": 120.0, "bank": 120.0, "claim": 30.0, "santan": 60.0,
+                   "between_hands": 60.0}
 DESCRIPTIONS_TTL = 1.0  # seconds a node reuses the shared directory's table summaries
 
 
@@ -313,18 +317,23 @@ class Hall:
                             "host_limit")
         return await self._create(cfg, host, player_made=True)
 
-    async def quick_play(self, user: User, ruleset: str) -> TableActor:
-        """A private 积分 table with three bots, for one person to sit at at once."""
+    async def quick_play(self, user: User, ruleset: str, practice: bool = False) -> TableActor:
+        """A private 积分 table with three bots, for one person to sit at at once (the one
+        they already have, if open). ``practice``: the first-hand guide's table, where the
+        person reads while they play, with ``PRACTICE_TIMING``; a table of its own."""
         if ruleset not in rulesets.names():
             raise ConfigError(f"ruleset: {rulesets.expected_names()}")
+        kind = "practice" if practice else "quick"
         for actor in self.tables.values():
             if actor.info.host == user.id and actor.config.private and actor.status != CLOSED:
-                if actor.config.ruleset == ruleset and actor.quick:
+                if actor.config.ruleset == ruleset and actor.quick == kind:
                     return actor
-        actor = await self.create_table(
-            {"ruleset": ruleset, "private": True, "stakes": "points", "hands": 4}, user
-        )
-        actor.quick = True
+        config: dict[str, Any] = {"ruleset": ruleset, "private": True, "stakes": "points",
+                                  "hands": 4}
+        if practice:
+            config["timing"] = PRACTICE_TIMING
+        actor = await self.create_table(config, user)
+        actor.quick = kind
         return actor
 
     def get(self, table_id: int) -> TableActor | None:

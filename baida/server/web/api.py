@@ -443,7 +443,8 @@ async def quick_play(request: Request) -> Response:
     assert rt.hall is not None
     data = await body(request)
     ruleset = field(data, "ruleset", required=False) or "jiaxing"
-    actor = await rt.hall.quick_play(_user(request), ruleset)
+    practice = bool(field(data, "practice", bool, required=False))
+    actor = await rt.hall.quick_play(_user(request), ruleset, practice=practice)
     return JSONResponse({"table": actor.table_json()}, status_code=201)
 
 

@@ -167,7 +167,8 @@ PATHS: dict[str, dict[str, Any]] = {
                                           ("code",)))},
     "/api/quickplay": {"post": _op("A seat at a table about to start", "201", auth=True,
                                    body=_body({"ruleset": {"type": "string",
-                                                           "enum": ["jiaxing", "wenling"]}}))},
+                                                           "enum": ["jiaxing", "wenling"]},
+                                               "practice": {"type": "boolean"}}))},
     "/api/phrases": {"get": _op("The table chat's fixed phrases")},
     "/api/rules/{ruleset}": {"get": _op(
         "The 玩法 page's data for a ruleset and table options", errors=("404",),

@@ -75,7 +75,7 @@ export async function startGuide(app, { tableId = null, ruleset: name = GUIDED_R
   }
   try {
     if (!app.me) await app.signIn("/api/guest");
-    const { table } = await post("/api/quickplay", { ruleset: name });
+    const { table } = await post("/api/quickplay", { ruleset: name, practice: true });
     save({ status: "running", table: table.id, step: 0 });
     location.hash = `#/table/${table.id}?auto=1`;
     sync();

@@ -112,7 +112,8 @@ class TableState:
         self.holding = False
         # a write was refused because another node took the table over (the hall lets it go)
         self.on_lost: Callable[[int], None] | None = None
-        self.quick = False  # a quick-play table (one person and three bots)
+        # a quick-play table (one person and three bots): "quick", or "practice" (the guide's)
+        self.quick: str | None = None
         self.seats = [SeatState() for _ in range(4)]
         self.spectators: set[Connection] = set()
         self.status = WAITING

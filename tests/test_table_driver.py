@@ -280,6 +280,47 @@ def test_a_seat_taken_back_while_its_bot_thinks_is_asked_again_when_it_times_out
     assert nxt is not None and nxt >= prompt.deadline + 0.5
 
 
+def test_a_seat_taken_back_after_its_time_ran_out_is_the_players_once_tuoguan_answered(
+) -> None:
+    """``resume`` right after a turn timed out: the prompt came again with no time left, ran
+    out at once and handed the seat back to 托管 (a second ``resume`` was needed). Now 托管
+    answers the decision whose time is spent, and the seat is the player's from then on; it
+    buys no time."""
+    timing = TableTiming(pause=0.0, claim=2.0, turn=4.0, bank=0.0, santan=4.0, bot_turn=0.75)
+    driver = TableDriver(Match("jiaxing", hands=1), timing=timing)
+    listen_all(driver)
+    rnd = driver.start_hand(seed(11), 0.0)
+    seat = rnd.dealer
+    prompt = driver.prompts[seat]
+    assert prompt.deadline == 4.0
+    driver.drain()
+    driver.advance(4.0)
+    assert driver.modes[seat] == SeatMode.AUTO and driver.auto_reason[seat] == "timeout"
+    turns = driver.bot_turns(4.0)
+    assert [t.seq for t in turns] == [prompt.seq]
+    driver.drain()
+    driver.take_back(seat, 4.1)  # 托管 is thinking
+    assert driver.modes[seat] == SeatMode.AUTO and driver.returning(seat)
+    assert not [m for r, m in driver.drain() if m["type"] in ("prompt", "seat_mode")]
+    driver.advance(4.2)  # nothing runs out again, nothing is asked again
+    assert driver.bot_turns(4.2) == [] and driver.modes[seat] == SeatMode.AUTO
+    driver.submit(seat, turns[0].seq, turns[0].legal[-1], 4.5)  # 托管's answer lands
+    assert driver.modes[seat] == SeatMode.PLAYER and not driver.returning(seat)
+    told = [m for r, m in driver.drain() if m["type"] == "seat_mode"]
+    assert told and told[-1] == {"type": "seat_mode", "seat": seat, "mode": "player",
+                                 "reason": None}
+    # taken back, then the connection drops before 托管 answered: 托管 keeps the seat
+    driver = TableDriver(Match("jiaxing", hands=1), timing=timing)
+    rnd = driver.start_hand(seed(11), 0.0)
+    driver.advance(4.0)
+    turns = driver.bot_turns(4.0)
+    driver.take_back(seat, 4.1)
+    driver.set_mode(seat, SeatMode.AUTO, 4.2, reason="offline")
+    assert not driver.returning(seat)
+    driver.submit(seat, turns[0].seq, turns[0].legal[-1], 4.5)
+    assert driver.modes[seat] == SeatMode.AUTO and driver.auto_reason[seat] == "offline"
+
+
 def test_a_bot_slower_than_a_window_does_not_make_the_table_spin() -> None:
     """A bot seat's claim window outlives its deadline (the bot worker is slow): the deadline
     belongs to nobody, so ``next_wakeup`` does not return it."""

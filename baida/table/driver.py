@@ -161,6 +161,9 @@ class TableDriver:
         self._times: list[float] = []  # release times of rnd.events[_released:]
         self._barrier = 0.0
         self._snapshots: set[Recipient] = set()  # recipients waiting for a safe snapshot
+        # seats taken back while 托管 answers a decision whose time had run out: theirs again
+        # once that answer is in (``take_back``)
+        self._returning: set[int] = set()
 
     # ---------------------------------------------------------------- state
 
@@ -197,6 +200,10 @@ class TableDriver:
         return self._began(rnd, now, history=True)
 
     def _began(self, rnd: Round, now: float, history: bool = False) -> Round:
+        for seat in sorted(self._returning):  # a new hand: every decision is new
+            self._returning.discard(seat)
+            if self.modes[seat] == SeatMode.AUTO:
+                self.set_mode(seat, SeatMode.PLAYER, now)
         self._released = 0
         self._times = []
         self.prompts = {}
@@ -211,6 +218,7 @@ class TableDriver:
 
     def set_mode(self, seat: int, mode: SeatMode, now: float, reason: str | None = None) -> None:
         """Change who decides for ``seat``; everyone is told (the 托管 marker is public)."""
+        self._returning.discard(seat)  # whoever decides from now on is said here
         if self.modes[seat] == mode and self.auto_reason[seat] == reason:
             return
         changed_hands = self.modes[seat] != mode
@@ -234,9 +242,31 @@ class TableDriver:
             prompt.bot_due = now + (self.timing.bot_turn if mode == SeatMode.AUTO else 0.0)
 
     def take_back(self, seat: int, now: float) -> None:
-        """The player takes the seat back from 托管."""
-        if self.modes[seat] == SeatMode.AUTO:
-            self.set_mode(seat, SeatMode.PLAYER, now)
+        """The player takes the seat back from 托管. A decision whose own time has run out
+        stays 托管's (asked again, it would time out at once and hand the seat back to 托管:
+        taking a seat back must not buy time); the seat is the player's once it is answered."""
+        if self.modes[seat] != SeatMode.AUTO:
+            return
+        prompt = self.prompts.get(seat)
+        if (prompt is not None and prompt.delivered and prompt.deadline is not None
+                and prompt.deadline <= now):
+            self._returning.add(seat)
+            return
+        self.set_mode(seat, SeatMode.PLAYER, now)
+
+    def returning(self, seat: int) -> bool:
+        """Whether ``seat`` was taken back and is the player's once 托管 has answered."""
+        return seat in self._returning
+
+    def _returned(self, now: float) -> None:
+        """Seats taken back while 托管 finished a decision: theirs now that it is answered
+        (or the hand moved on without it)."""
+        for seat in sorted(self._returning):
+            if seat not in self.prompts or self.prompts[seat].deadline is None or (
+                    self.prompts[seat].deadline > now):
+                self._returning.discard(seat)
+                if self.modes[seat] == SeatMode.AUTO:
+                    self.set_mode(seat, SeatMode.PLAYER, now)
 
     # ---------------------------------------------------------------- answers
 
@@ -292,6 +322,8 @@ class TableDriver:
             self.on_applied(action, rnd.events[before:])
         self._schedule(len(rnd.events) - before, now)
         self._refresh_prompts(now)
+        if self._returning:
+            self._returned(now)
 
     # ---------------------------------------------------------------- time
 

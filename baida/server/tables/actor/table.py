@@ -149,7 +149,7 @@ class TableActor(Seating, Restart):
             self.seats[seat] = SeatState()  # a seat is kept only during a match
         elif self.driver is not None:
             self._update_listeners()
-            if self.driver.modes[seat] == SeatMode.PLAYER:
+            if self.driver.modes[seat] == SeatMode.PLAYER or self.driver.returning(seat):
                 self.driver.set_mode(seat, SeatMode.AUTO, self.clock.now(), reason="offline")
         self._changed()
 

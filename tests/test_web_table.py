@@ -383,6 +383,10 @@ def test_wilds_leftmost_labelled_in_both_languages_and_what_each_stood_for(
     classes = page.locator(".hand .tile-btn").evaluate_all("els => els.map(e => e.className)")
     assert all("wild" in c for c in classes[:n]) and not any("wild" in c for c in classes[n:])
     page.locator("#lang-toggle").click()
+    # (the hand is drawn anew at the next frame: read it once it is; a loaded run read the
+    # Chinese labels still there)
+    page.wait_for_function("want => document.querySelector('.hand .tile-btn')"
+                           "?.getAttribute('aria-label') === want", arg=spec["en"])
     labels = hand_labels(page)
     assert labels[:n] == [spec["en"]] * n and spec["en"] not in labels[n:]
     shot(page, f"wilds-{ruleset}-en-{DESKTOP['width']}")

@@ -417,6 +417,16 @@ def test_the_santan_warning_and_dialog(web: Web, monkeypatch: pytest.MonkeyPatch
             warned = True
             assert "2 次" in page.locator(".banner-santan").inner_text()
             shot(page, f"santan-warning-zh-{DESKTOP['width']}")
+            # in English, whose discards: "your", never "You's"
+            page.locator("#lang-toggle").click()
+            english = page.locator(".banner-santan").inner_text()
+            assert "claimed" in english and "'s discards 2 times" in english, english
+            whose = page.evaluate("""async () => {
+                const m = await import('/static/js/i18n.js');
+                return [m.possessive(0, 0), m.possessive(1, 0), m.possessive(3, 0)];
+            }""")
+            assert whose == ["your", "Right's", "Left's"]
+            page.locator("#lang-toggle").click()
         page.keyboard.press("End")
         page.keyboard.press("Enter")  # 摸切
         answered(page, prompt["seq"])

@@ -9,7 +9,7 @@
 // warnings keep one row of their own.
 
 import { h } from "./dom.js";
-import { displayName, itemName, pairNames, seatName, signed, t, tileName, windName, wildWord } from "./i18n.js";
+import { displayName, itemName, pairNames, possessive, seatName, signed, t, tileName, windName, wildWord } from "./i18n.js";
 import { ruleset } from "./rulesets.js";
 import { partners, santanWarnings } from "./state.js";
 import { badge, tileImg } from "./widgets.js";
@@ -159,7 +159,7 @@ export function santanNotices(view, me) {
   return [...byPair.values()].map((w) => {
     const x = seatName(w.x, me);
     const y = seatName(w.y, me);
-    const text = t("table.santan_warn", { x, y, n: w.n, pair: pairNames(x, y) });
+    const text = t("table.santan_warn", { x, y, ys: possessive(w.y, me), n: w.n, pair: pairNames(x, y) });
     return h("p", { class: "banner banner-santan", role: "status", title: text }, text);
   });
 }

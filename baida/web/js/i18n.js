@@ -245,7 +245,7 @@ const STRINGS = {
   "table.no_win_wild": ["你打过得，本局不能和", "You discarded a wild: no win this hand"],
   "table.tenpai_after": ["打出后听", "discard to wait on"],
   "table.santan_warn": ["注意：{x}已吃碰杠{y}的牌 {n} 次，再一次即成三摊 ({pair}互为承包方)",
-    "Careful: {x} claimed {y}'s discards {n} times; one more makes {pair} liable for each other (三摊)"],
+    "Careful: {x} claimed {ys} discards {n} times; one more makes {pair} liable for each other (三摊)"],
   "table.log": ["牌局记录", "Events"],
   "table.chat": ["聊天", "Chat"],
   "table.chat_send": ["发送", "Send"],
@@ -600,6 +600,12 @@ export function seatName(seat, me) {
   if (seat === null || seat === undefined) return "";
   if (me === null || me === undefined) return t("seat.n", { n: seat + 1 });
   return t(["seat.self", "seat.next", "seat.across", "seat.prev"][(seat - me + 4) % 4]);
+}
+
+/** Whose, in English: "your" for the own seat, else the name with 's ("Left's"). */
+export function possessive(seat, me) {
+  if (me !== null && me !== undefined && seat === me) return current === "zh" ? t("seat.self") : "your";
+  return `${seatName(seat, me)}'s`;
 }
 
 /** Two seats together: 你与上家 / You and Left. */

@@ -31,7 +31,7 @@ from web_support import (
 
 pytest_plugins = ["web_fixtures"]
 
-SIZES = [(320, 568), (360, 640), (375, 740), (740, 375), (1280, 800), (1920, 1080)]
+SIZES = [(320, 568), (360, 640), (375, 740), (740, 375), (844, 390), (1280, 800), (1920, 1080)]
 SIZE_IDS = [f"{w}x{h}" for w, h in SIZES]
 
 # Everything the player needs lies inside the window: the hand (every tile), the action bar
@@ -72,6 +72,12 @@ OUTSIDE = """() => {
   if (centre) {
     document.querySelectorAll('.pond .tile')
       .forEach((e, i) => check(e, `pond tile ${i}`, box(centre)));
+  }
+  // the centre's box shows all it holds, the wilds first of all (a landscape phone cut them)
+  const compass = document.querySelector('.center .compass');
+  if (compass) {
+    compass.querySelectorAll(':scope > *, .tile')
+      .forEach((e) => check(e, `compass ${e.className}`, box(compass)));
   }
   document.querySelectorAll('.notices').forEach((e) => check(e, 'notices'));
   return out;
@@ -297,7 +303,8 @@ def test_a_landscape_phones_hand_tiles_are_as_large_as_a_desktops(
     web: Web, monkeypatch: pytest.MonkeyPatch, ruleset: str
 ) -> None:
     """740×375 (a phone held sideways) against 1280×800, with the longest hand (14 tiles in
-    Jiaxing, 17 in Wenling: the dealer's first turn)."""
+    Jiaxing, 17 in Wenling: the dealer's first turn): as large, or, where the phone's width
+    cannot hold that many, as wide as its hand's row allows."""
     install_scenario(web.hall, monkeypatch, Scenario(config={"hands": 1}, policy=mo_qie))
     page = web.page({"width": 1280, "height": 800})
     enter_as_guest(page, web.hall.base)
@@ -308,9 +315,12 @@ def test_a_landscape_phones_hand_tiles_are_as_large_as_a_desktops(
     desktop = page.evaluate(HAND_TILE)
     page.set_viewport_size({"width": 740, "height": 375})
     # two frames: the resize observed, the hand redrawn
-    phone = page.evaluate(f"""() => new Promise(done => requestAnimationFrame(() =>
-      requestAnimationFrame(() => done({HAND_TILE}))))""")
-    assert phone >= desktop, (phone, desktop)
+    phone, row = page.evaluate(f"""() => new Promise(done => requestAnimationFrame(() =>
+      requestAnimationFrame(() => done([{HAND_TILE},
+        document.querySelector('.hand-row').getBoundingClientRect().width]))))""")
+    widest = row / (count + 0.3) - 3  # the tiles, the gap before the one drawn, their gaps
+    assert phone >= min(desktop, widest) - 1.5, (phone, desktop, widest)
+    assert phone >= 38, phone  # (1280×800's until the desktop's hand grew)
     fits(page, f"{ruleset} at 740x375, the first turn")
 
 

@@ -197,9 +197,9 @@ export function compassEl(view) {
 // rows, the left and right ponds', and the box they need with the compass (app.css
 // ".center-grid.geo-*" lays them out).
 const GEOMETRIES = [
-  { name: "tall", w: 12, h: 16.4 },   // 6×3 above and below, 3×6 at the sides
-  { name: "wide", w: 14, h: 10.9 },   // 14×2 above and below, 4×4 at the sides
-  { name: "xwide", w: 18, h: 9.6 },   // 18×2 above and below, 6×3 at the sides
+  { name: "tall", w: 12, h: 16.4, side: 3 },   // 6×3 above and below, 3×6 at the sides
+  { name: "wide", w: 14, h: 10.9, side: 4 },   // 14×2 above and below, 4×4 at the sides
+  { name: "xwide", w: 18, h: 9.6, side: 6 },   // 18×2 above and below, 6×3 at the sides
 ];
 let lastCentre = null;
 let observed = null;
@@ -209,11 +209,15 @@ function applyFit(grid, width, height) {
   let best = null;
   for (const g of GEOMETRIES) {
     const ts = Math.min(cap, (width - 8) / g.w, (height - 8) / g.h);
-    if (!best || ts > best.ts + 0.01) best = { name: g.name, ts };
+    if (!best || ts > best.ts + 0.01) best = { name: g.name, ts, side: g.side };
   }
   grid.classList.remove(...GEOMETRIES.map((g) => `geo-${g.name}`));
   grid.classList.add(`geo-${best.name}`);
-  grid.style.setProperty("--ts", `${Math.max(6, best.ts).toFixed(2)}px`);
+  const ts = Math.max(6, best.ts);
+  grid.style.setProperty("--ts", `${ts.toFixed(2)}px`);
+  // the compass may widen into what the side ponds leave of the width (wide layouts)
+  const room = width - 12 - 2 * best.side * ts;
+  grid.style.setProperty("--compass-max", `${Math.max(6 * ts, room).toFixed(2)}px`);
 }
 
 const fitter = typeof ResizeObserver === "undefined" ? null : new ResizeObserver((entries) => {

@@ -78,6 +78,23 @@ OUTSIDE = """() => {
   if (compass) {
     compass.querySelectorAll(':scope > *, .tile')
       .forEach((e) => check(e, `compass ${e.className}`, box(compass)));
+    // ponds across the whole width lie centred on the middle, row by row (whose they are)
+    const mid = (box(compass).left + box(compass).right) / 2;
+    document.querySelectorAll(':is(.geo-wide, .geo-xwide) :is(.pw-top, .pw-bottom) .pond')
+      .forEach((pond) => {
+        const rows = new Map();
+        for (const t of pond.querySelectorAll('.tile')) {
+          const r = box(t);
+          const key = Math.round(r.top);
+          const row = rows.get(key) || { left: r.left, right: r.right, w: r.width };
+          rows.set(key, { left: Math.min(row.left, r.left), right: Math.max(row.right, r.right),
+                          w: r.width });
+        }
+        for (const row of rows.values()) {
+          const off = (row.left + row.right) / 2 - mid;
+          if (Math.abs(off) > row.w) out.push(`a pond row ${Math.round(off)} px off the middle`);
+        }
+      });
   }
   document.querySelectorAll('.notices').forEach((e) => check(e, 'notices'));
   return out;

@@ -307,3 +307,25 @@ def test_a_lobby_in_the_background_asks_nothing_and_refreshes_when_shown(web: We
                   "document.dispatchEvent(new Event('visibilitychange'))")
     page.wait_for_timeout(2000)
     assert len(asked) == mounted + 1
+
+
+def test_quick_start_is_the_first_card_a_player_signed_in_sees(web: Web) -> None:
+    """On a phone held sideways quick start was two screens down, under the greeting and
+    学玩法; a newcomer meets the guest button, then the guide's offer, first."""
+    page = web.page({"width": 844, "height": 390})
+    page.goto(web.hall.base + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    cards = "[...document.querySelectorAll('.lobby-side > .card')].map(c => c.className)"
+    assert page.evaluate(cards)[:3] == ["card signin", "card learn", "card quick"]
+    page.locator("[data-act='guest']").click()
+    page.wait_for_selector("#balance")
+    page.wait_for_selector(".lobby-side .guide-offer")
+    assert page.evaluate(cards)[:2] == ["card learn", "card quick"]  # the offer, once
+    page.locator("[data-act='guide-decline']").click()
+    page.reload()
+    page.wait_for_selector(".lobby-side .card.quick")
+    assert page.evaluate(cards)[0] == "card quick"
+    for button in page.locator(".card.quick [data-quick]").all():
+        box = button.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= 390, box  # no scrolling
+    shot(page, "lobby-signed-in-zh-844")

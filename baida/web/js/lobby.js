@@ -6,7 +6,7 @@
 
 import { get, post } from "./api.js";
 import { clear, h, toast } from "./dom.js";
-import { learnCard } from "./guide.js";
+import { firstVisit, learnCard } from "./guide.js";
 import { counted, displayName, t } from "./i18n.js";
 import { RULESET_NAMES, ruleset } from "./rulesets.js";
 import { badge, lobbyBadges } from "./widgets.js";
@@ -263,8 +263,14 @@ export function mountLobby(main, app) {
       if (!stopped) toast(t("error.network", { msg: err.message }), "error");
     }
   };
+  // someone signed in came to play: quick start first (on a phone held sideways it was two
+  // screens down, under the greeting and 学玩法); a newcomer meets the guest button and the
+  // guide's offer first
+  const learn = learnCard(app);
+  const first = app.me ? (firstVisit() ? [learn, quickCard(app), signInCard(app)] : [quickCard(app), signInCard(app), learn])
+    : [signInCard(app), learn, quickCard(app)];
   clear(main).append(h("div", { class: "lobby" },
-    h("div", { class: "lobby-side" }, backSlot, signInCard(app), learnCard(app), quickCard(app), roomCard(app), createCard(app)),
+    h("div", { class: "lobby-side" }, backSlot, ...first, roomCard(app), createCard(app)),
     h("section", { class: "card tables-card" },
       h("div", { class: "tables-head" }, h("h2", {}, t("lobby.tables")), online,
         h("button", { type: "button", class: "btn btn-small", onclick: load }, t("lobby.refresh"))),

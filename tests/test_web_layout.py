@@ -283,6 +283,15 @@ def test_the_top_bar_is_one_row_and_what_it_opens_fits_in_both_languages(
         "(() => { const log = document.querySelector('.table-side .log');"
         " return [log.clientHeight, Math.min(log.scrollHeight, 200)]; })()")
     assert shown >= lines, (lang, shown, lines)
+    # the panel stops above the own seat, the action bar and the hand (it hid the countdown)
+    for width, height in ((740, 375), (1024, 768)):
+        page.set_viewport_size({"width": width, "height": height})
+        # (the own area's size is observed at the next frame)
+        page.wait_for_function("""() => {
+            const [side, mine] = [document.querySelector('.table-side'),
+              document.querySelector('.mine-slot')].map(e => e.getBoundingClientRect());
+            return side.bottom <= mine.top + 1 && side.height >= 150; }""", timeout=5000)
+        shot(page, f"side-open-{lang}-{width}x{height}")
 
 
 # What sticks out past the window's right edge, and how wide the page scrolls.

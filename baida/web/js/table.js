@@ -286,9 +286,11 @@ export function mountTable(main, app, tableId, { autoplay = false, sit = false }
   };
   const felt = h("div", { class: "table-board" }, regions.board, T.callouts.layer, regions.mine);
   root.append(h("div", { class: "table-main" }, felt, regions.side), regions.status);
-  // the hand's tiles take its width (app.css ".hand")
+  // the hand's tiles take its width (app.css ".hand"); the 记录 panel, opened over the table,
+  // stops above the own seat, the action bar and the hand (it hid a turn's countdown)
   const handWidth = new ResizeObserver(([entry]) => {
     regions.mine.style.setProperty("--hand-w", `${Math.round(entry.contentRect.width)}px`);
+    root.style.setProperty("--mine-h", `${Math.ceil(entry.target.getBoundingClientRect().height)}px`);
   });
   handWidth.observe(regions.mine);
 

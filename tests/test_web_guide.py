@@ -486,3 +486,22 @@ def test_the_discard_lesson_moves_on_when_the_ack_comes_before_the_next_frame(
     assert page.locator(".guide-bubble[data-step='discard']").count() == 1  # not drawn yet
     bubble_step(page, "claim")
     assert guide_state(page)["step"] == 4
+
+
+def test_on_a_phone_held_sideways_the_bubble_leaves_the_middle_in_view(
+    web: Web, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 844×390 the centred bubble covered the middle box, the indicator and the 百搭 the
+    first step speaks of."""
+    landscape = {"width": 844, "height": 390}
+    page = lobby_of_first_visit(web, monkeypatch, landscape)
+    page.locator(".guide-offer [data-act='guide-start'][data-ruleset='jiaxing']").click()
+    page.wait_for_selector(".hand .tile-btn", timeout=30000)
+    for step in ("hand", "pattern"):
+        bubble = bubble_step(page, step)
+        clear_of_own_area(page)
+        b = bubble.bounding_box()
+        c = page.locator(".center .compass").bounding_box()
+        assert b["x"] + b["width"] <= c["x"] or b["y"] + b["height"] <= c["y"], (step, b, c)
+        shot(page, f"guide-{step}-zh-844x390")
+        bubble.locator("[data-act='guide-next']").click()

@@ -21,6 +21,7 @@ import { ANSWERED } from "./table_actions.js";
 const KEY = "baida.guide";
 const TOUCH = "(hover: none) and (pointer: coarse)";
 const MINE = [".my-area", ".mine-slot", ".hand"];  // the own area: the bubble stays above it
+const SIDEWAYS = window.matchMedia("(max-height: 520px) and (orientation: landscape)");
 
 /** Each step: what it points at, and when it may show (the default: once the hand is dealt).
  * ``after``: the kind of prompt whose answer moves on by itself (the step's lesson done). A
@@ -258,6 +259,10 @@ function place() {
     live.sizes.observe(mine);
     live.watched = mine;
   }
+  // a phone held sideways (guide.css): the bubble keeps to the left of the middle box
+  const compass = SIDEWAYS.matches ? document.querySelector(".center .compass") : null;
+  bubble.style.width = compass
+    ? `${Math.round(Math.min(340, Math.max(200, compass.getBoundingClientRect().left - 16)))}px` : "";
   const height = bubble.offsetHeight;
   const limit = mine ? mine.getBoundingClientRect().top : window.innerHeight;
   bubble.style.top = `${Math.max(4, Math.round(limit - height - 8))}px`;

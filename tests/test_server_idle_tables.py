@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from hall_harness import Client, Hall, running_hall
+from test_server_time import table_with_bots
 
 from baida.server.tables.hall import MAX_TABLES_PER_HOST, StandingTables
 from baida.server.tables.idle import IDLE_SECONDS
@@ -70,15 +71,9 @@ async def test_a_match_played_by_bots_keeps_its_table_until_it_ends(tmp_path: Pa
     until the match is over; after it, with nobody back, it closes in ten minutes."""
     async with running_hall(tmp_path) as hall:
         host = await Client(hall).guest()
-        table_id = await new_table(host, hands=1, timing={
+        table_id = await table_with_bots(hall, host, hands=1, timing={
             "pause": 0, "turn": 5.0, "bank": 0, "claim": 1.0, "bot_turn": 1.0,
             "bot_claim": 0.5, "between_hands": 5.0})
-        await host.open(table_id)
-        await host.send({"type": "sit", "seat": 0})
-        await hall.quiet([host])
-        await host.send({"type": "add_bots"})
-        await host.send({"type": "ready"})
-        await hall.quiet([host])
         assert host.of_type("prompt")
         await host.ws.close()
         await hall.advance(IDLE_SECONDS / 4)  # the hand is played out by 托管 meanwhile

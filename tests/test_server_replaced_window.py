@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from hall_harness import Client, Hall, running_hall
+from test_server_time import table_with_bots
 
 pytestmark = pytest.mark.anyio
 
@@ -83,16 +84,9 @@ async def test_a_replaced_windows_queued_act_is_not_taken(tmp_path: Path) -> Non
     new one answers the open prompt itself."""
     async with running_hall(tmp_path) as hall:
         me = await Client(hall).guest()
-        r = await me.post("/api/tables", {"ruleset": "jiaxing", "hands": 1, "timing": {
+        table_id = await table_with_bots(hall, me, hands=1, timing={
             "pause": 0, "turn": 600.0, "bank": 0, "claim": 600.0, "bot_turn": 0,
-            "bot_claim": 0, "between_hands": 600.0}})
-        table_id = r.json()["table"]["id"]
-        await me.open(table_id)
-        await me.send({"type": "sit", "seat": 0})
-        await hall.quiet([me])
-        await me.send({"type": "add_bots"})
-        await me.send({"type": "ready"})
-        await hall.quiet([me])
+            "bot_claim": 0, "between_hands": 600.0})
         prompt = me.last("prompt")  # the dealer's first turn
         assert prompt["kind"] == "turn"
         actor = hall.runtime.hall.get(table_id)

@@ -200,13 +200,13 @@ class TableDriver:
         return self._began(rnd, now, history=True)
 
     def _began(self, rnd: Round, now: float, history: bool = False) -> Round:
+        self._released = 0
+        self._times = []
+        self.prompts = {}
         for seat in sorted(self._returning):  # a new hand: every decision is new
             self._returning.discard(seat)
             if self.modes[seat] == SeatMode.AUTO:
                 self.set_mode(seat, SeatMode.PLAYER, now)
-        self._released = 0
-        self._times = []
-        self.prompts = {}
         self._barrier = now
         self.bank = [self.timing.bank] * 4
         self._schedule(len(rnd.events), now, pause=not history)

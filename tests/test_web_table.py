@@ -401,6 +401,10 @@ def test_wilds_leftmost_labelled_in_both_languages_and_what_each_stood_for(
     for el, face in zip(marked.all(), shown, strict=True):
         assert el.get_attribute("aria-label") == f"{spec['zh']} → {TILE_ZH[face]}"
         assert el.locator(".wild-as-label").inner_text() == f"={face[0]}{TILE_ZH[face][1]}"
+    # and listed, as legible as the winning hand (they were 18 px wide)
+    widths = settlement.locator(".st-wilds .tile").evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect().width)")
+    assert len(widths) == n and min(widths) >= 22, widths
     shot(page, f"settlement-wilds-{ruleset}-zh-{DESKTOP['width']}")
 
 

@@ -79,6 +79,10 @@ class Prompt:
     bot_asked: bool = False  # handed out to a bot; the answer may still come
     delivered: bool = False
 
+    def spent(self, now: float) -> bool:
+        """Its time has run out (a prompt with no limit never runs out)."""
+        return self.deadline is not None and self.deadline <= now
+
     def to_json(self, now: float) -> dict[str, Any]:
         """The prompt as the seat receives it: times are milliseconds from now."""
         out: dict[str, Any] = {
@@ -248,8 +252,7 @@ class TableDriver:
         if self.modes[seat] != SeatMode.AUTO:
             return
         prompt = self.prompts.get(seat)
-        if (prompt is not None and prompt.delivered and prompt.deadline is not None
-                and prompt.deadline <= now):
+        if prompt is not None and prompt.delivered and prompt.spent(now):
             self._returning.add(seat)
             return
         self.set_mode(seat, SeatMode.PLAYER, now)
@@ -262,8 +265,8 @@ class TableDriver:
         """Seats taken back while 托管 finished a decision: theirs now that it is answered
         (or the hand moved on without it)."""
         for seat in sorted(self._returning):
-            if seat not in self.prompts or self.prompts[seat].deadline is None or (
-                    self.prompts[seat].deadline > now):
+            prompt = self.prompts.get(seat)
+            if prompt is None or not prompt.spent(now):
                 self._returning.discard(seat)
                 if self.modes[seat] == SeatMode.AUTO:
                     self.set_mode(seat, SeatMode.PLAYER, now)
@@ -514,7 +517,7 @@ class TableDriver:
     def _fire_deadline(self, now: float) -> bool:
         """Act on one expired prompt; True if something changed."""
         for seat, prompt in list(self.prompts.items()):
-            if prompt.deadline is None or prompt.deadline > now or not prompt.delivered:
+            if not prompt.spent(now) or not prompt.delivered:
                 continue
             if self.modes[seat] != SeatMode.PLAYER:
                 continue  # a bot is on it

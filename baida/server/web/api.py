@@ -156,14 +156,21 @@ async def body(request: Request, limit: int = MAX_BODY) -> Any:
     raw = await request.body()
     if len(raw) > limit:
         raise ApiError(413, f"the request is larger than {limit} bytes")
+    data = decode(raw)
+    if not isinstance(data, dict):
+        raise ApiError(400, "the request body is a JSON object")
+    return data
+
+
+def decode(raw: bytes) -> Any:
+    """A request body's JSON (empty: ``{}``); a 400 when it is not JSON or nests deeper than
+    ``MAX_NESTING``."""
     if not raw:
         return {}
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError:
         raise ApiError(400, "the request body is not JSON") from None
-    if not isinstance(data, dict):
-        raise ApiError(400, "the request body is a JSON object")
     if nesting(data) > MAX_NESTING:
         raise ApiError(400, f"the request body nests deeper than {MAX_NESTING} levels")
     return data
@@ -353,12 +360,7 @@ async def waits(request: Request) -> Response:
     if cached is None:
         rt = runtime_of(request)
         assert rt.bots is not None
-        try:
-            data = orjson.loads(raw or b"{}")
-        except orjson.JSONDecodeError:
-            return error(400, "the request body is not JSON")
-        if nesting(data) > MAX_NESTING:
-            return error(400, f"the request body nests deeper than {MAX_NESTING} levels")
+        data = decode(raw)
         try:
             cached = await rt.bots.run(hand_waits, data)
         except WaitsError as exc:

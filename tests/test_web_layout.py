@@ -1,6 +1,7 @@
 """The table fits the screen: at six window sizes (from 320 px wide), portrait and landscape, whole
 hands in both rulesets where at every turn and every claim prompt the hand, the action bar and
-the four seats lie inside the window and nothing scrolls (a Jiaxing hand scripted to a 三摊
+the four seats lie inside the window and nothing scrolls, and on a phone held sideways the
+discards are not shrunk by the seats above them (a Jiaxing hand scripted to a 三摊
 warning and a 承包 pair, a Wenling hand played to the wall's end with bots that claim all they
 can); the settlement's 继续 in view. On a touch screen one tap lifts a tile and a second one
 discards it. A Wenling settlement says who paid whom. The top bar is one row from a phone to a
@@ -97,6 +98,12 @@ OUTSIDE = """() => {
       });
   }
   document.querySelectorAll('.notices').forEach((e) => check(e, 'notices'));
+  // a phone held sideways gives the ponds the board's height (the across seat and the warnings
+  // beside them): a discard at least 4.2% of the window's height (it was 3.3-3.8%)
+  const discard = document.querySelector('.pond .tile');
+  if (discard && W > H && H <= 520 && box(discard).width < 0.042 * H) {
+    out.push(`a discard ${box(discard).width.toFixed(1)} px wide`);
+  }
   return out;
 }"""
 
@@ -217,6 +224,41 @@ def test_a_wenling_hand_full_of_claims_fits_the_window(
     assert "claim" in seen
     melds = page.evaluate("window.baidaTable.state.view.players.map(p => p.melds.length)")
     assert sum(melds) >= 4, melds
+
+
+
+def test_a_watcher_on_a_phone_held_sideways_sees_every_seat_and_pond(
+    web: Web, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A watcher has no hand below the board: the fourth seat is a card of the board, under the
+    centre, and the across seat and the warnings still sit beside the ponds."""
+    install_scenario(web.hall, monkeypatch, Scenario(
+        config={"hands": 1}, seed=(11).to_bytes(32, "big"), policy=grabber))
+    player = web.page({"width": 1280, "height": 800})
+    enter_as_guest(player, web.hall.base)
+    quick_play(player, "wenling")
+    while player.evaluate(WALL) >= 40:  # melds and discards on every side
+        prompt = wait_prompt(player)
+        types = prompt["types"]
+        if "pass" in types:
+            player.locator(".actions [data-act='pass']").click()
+        elif "discard" in types:
+            player.locator(".hand .tile-btn.can").last.click()
+        else:
+            player.locator(".actions .act").first.click()
+        answered(player, prompt["seq"])
+    code = player.evaluate("window.baidaTable.state.table.room_code")
+    watcher = web.page({"width": 844, "height": 390})
+    enter_as_guest(watcher, web.hall.base)
+    watcher.locator(".room-form input").fill(code)
+    watcher.locator(".room-form button").click()
+    watcher.wait_for_selector(".board .seat-bottom")
+    for width, height in ((844, 390), (740, 375)):
+        watcher.set_viewport_size({"width": width, "height": height})
+        watcher.wait_for_function(
+            f"document.querySelector('.board').getBoundingClientRect().right < {width}")
+        fits(watcher, f"watcher {width}x{height}")
+        shot(watcher, f"layout-watcher-{width}x{height}")
 
 
 BAR_SIZES = [(320, 568), (360, 640), (375, 740), (412, 915), (740, 375), (768, 1024), (1280, 800)]

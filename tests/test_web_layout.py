@@ -334,6 +334,18 @@ def test_the_top_bar_is_one_row_and_what_it_opens_fits_in_both_languages(
               document.querySelector('.mine-slot')].map(e => e.getBoundingClientRect());
             return side.bottom <= mine.top + 1 && side.height >= 150; }""", timeout=5000)
         shot(page, f"side-open-{lang}-{width}x{height}")
+    # beside the board (the narrowest wide screen), the chat's hint is whole in its box
+    page.set_viewport_size({"width": 1180, "height": 820})
+    page.wait_for_selector(".table-screen.with-side .chat-form input")
+    spare = page.evaluate("""() => {
+        const input = document.querySelector('.chat-form input');
+        const style = getComputedStyle(input);
+        const pen = document.createElement('canvas').getContext('2d');
+        pen.font = style.font;
+        const pad = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+        const room = input.clientWidth - pad;
+        return room - pen.measureText(input.placeholder).width; }""")
+    assert spare >= 0, (lang, spare)
 
 
 # What sticks out past the window's right edge, and how wide the page scrolls.

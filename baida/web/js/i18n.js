@@ -250,6 +250,7 @@ const STRINGS = {
   "table.chat": ["聊天", "Chat"],
   "table.chat_send": ["发送", "Send"],
   "table.chat_placeholder": ["说点什么 (最多80字)", "Say something (80 characters at most)"],
+  "table.chat_hint": ["说点什么…", "Say something…"],  // the placeholder: the panel is narrow
   "table.chat_spectator": ["观战者只能看聊天。", "Spectators read the chat."],
   "table.mute": ["屏蔽或举报：", "Mute or report:"],
   "table.mute_title": ["不看 {name} 的聊天（在这个浏览器里记住）", "Hide {name}'s chat (remembered in this browser)"],

@@ -141,7 +141,7 @@ export function makeSide(T) {
     const messages = h("ol", { class: "chat-lines", "aria-label": t("table.chat") });
     const chat = [h("h2", { class: "side-title" }, t("table.chat")), messages];
     if (s.seat !== null) {
-      const input = h("input", { type: "text", maxlength: "80", "aria-label": t("table.chat_placeholder"), placeholder: t("table.chat_placeholder"), dataset: { focusKey: "chat-input" } });
+      const input = h("input", { type: "text", maxlength: "80", "aria-label": t("table.chat_placeholder"), placeholder: t("table.chat_hint"), dataset: { focusKey: "chat-input" } });
       const form = h("form", { class: "chat-form", onsubmit: (event) => {
         event.preventDefault();
         const text = input.value.trim();

@@ -152,6 +152,24 @@ def test_a_past_hand_full_of_claims_is_replayed_step_by_step_from_my_page(
                                " return b && b.getBoundingClientRect().bottom <= innerHeight; }")
         assert page.evaluate("document.querySelector('.replay-board').compareDocumentPosition("
                              "document.querySelector('.card.rv')) & 4")  # FOLLOWING
+    # a phone held sideways: the table scrolled to lies whole under the step buttons, which
+    # stay at hand (sticky), and a tap on "next" steps with the table still in view
+    page.set_viewport_size({"width": 844, "height": 390})
+    page.evaluate("document.querySelector('.replay-board').scrollIntoView()")
+    before = page.locator(".replay-pos").inner_text()
+    page.locator(".replay-controls [data-step='next']").click()
+    page.wait_for_function("t => document.querySelector('.replay-pos').innerText !== t", arg=before)
+    placed = page.evaluate("""() => {
+        const [c, b] = ['.replay-controls', '.replay-board']
+          .map(s => document.querySelector(s).getBoundingClientRect());
+        return [c.top, c.bottom, b.top, b.bottom, innerHeight]; }""")
+    controls_top, controls_bottom, board_top, board_bottom, height = placed
+    assert controls_top >= 0 and board_top >= controls_bottom - 1, placed
+    assert board_bottom <= height + 1, placed
+    shot(page, "replay-zh-844x390")
+    page.locator(".replay-controls [data-step='first']").click()
+    page.evaluate("scrollTo(0, 0)")
+    page.set_viewport_size(DESKTOP)
     # the page's steps are the engine's hand: after each action of the stored record, every
     # seat's melds, discards, flowers and the table's counts as the engine shows them
     record = page.evaluate("id => fetch(`/api/hands/${id}/record`).then(r => r.json())", hand_id)

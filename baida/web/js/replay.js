@@ -84,7 +84,7 @@ export function mountReplay(main, app, handId) {
       slider,
       h("span", { class: "replay-pos", role: "status" }, `${t("rp.step", { i: index + 1, n: steps.length })} · ${describe(step.event, review.seat)}`));
     const parts = [h("h1", { class: "replay-title" }, `${t("rp.title", { n: review.number })} · ${t(`ruleset.${review.ruleset}`)}`), controls,
-      h("p", { class: "muted" }, t("rp.keys"))];
+      h("p", { class: "muted replay-keys" }, t("rp.keys"))];
     if (!review.matches) parts.push(h("p", { class: "banner banner-santan" }, t("rp.mismatch")));
     // the table right under its controls (the own hand in the first screen), the review after
     parts.push(h("div", { class: "table-board replay-board" }, boardEl(view, ctx)));
@@ -95,17 +95,23 @@ export function mountReplay(main, app, handId) {
         totals: null, silver: null, nonwinners: review.nonwinners, handId,
       })));
     }
+    const scrolled = window.scrollY;  // rebuilt in place: a step does not move the page
     clear(root).append(...parts);
     fitBoard();
+    if (window.scrollY !== scrolled) window.scrollTo(0, scrolled);
   };
 
   /** The table fills the window below its controls (300-720 px high): the own hand, at its
-   * foot, in the first screen wherever the window allows. */
+   * foot, in the first screen wherever the window allows; where it does not (a phone held
+   * sideways), the window under the step buttons, which stay there when it is scrolled to. */
   const fitBoard = () => {
     const board = root.querySelector(".replay-board");
     if (!board) return;
     const top = board.getBoundingClientRect().top + window.scrollY;
-    const height = Math.min(720, Math.max(300, window.innerHeight - top - 8));
+    const below = window.innerHeight - top - 8;
+    const controls = root.querySelector(".replay-controls").getBoundingClientRect().height;
+    const height = below >= 300 ? Math.min(720, below) : Math.max(300, window.innerHeight - controls - 8);
+    root.style.setProperty("--controls-h", `${Math.round(controls)}px`);
     board.style.setProperty("--replay-h", `${Math.round(height)}px`);
     fitCentre(board.querySelector(".board"));
   };

@@ -348,6 +348,40 @@ def test_a_bot_slower_than_a_window_does_not_make_the_table_spin() -> None:
     pytest.fail("no claim window in 40 hands")
 
 
+def test_a_bot_floor_spaces_bot_decisions_and_lifting_it_frees_them_at_once() -> None:
+    """``bot_floor``: at an instant table of bots, one decision at most every ``bot_floor``
+    seconds (``next_wakeup`` says when the next may come, never sooner); set back to 0, every
+    decision due is handed out at once. The same hand is played either way."""
+    bots = [make_bot("greedy", seed=s) for s in range(4)]
+    free = TableDriver(Match("jiaxing", hands=1), timing=TableTiming.instant(),
+                       modes=bot_modes(None))
+    free.start_hand(seed(500), 0.0)
+    play_bots(free, bots)
+    assert free.round is not None and free.round.result is not None
+
+    bots = [make_bot("greedy", seed=s) for s in range(4)]
+    driver = TableDriver(Match("jiaxing", hands=1), timing=TableTiming.instant(),
+                         modes=bot_modes(None))
+    driver.bot_floor = 1.0
+    rnd = driver.start_hand(seed(500), 0.0)
+    handed: list[float] = []
+    now = 0.0
+    while not rnd.ended and len(handed) < 20:
+        driver.advance(now)
+        turns = driver.bot_turns(now)
+        assert len(turns) <= 1
+        for t in turns:
+            handed.append(now)
+            driver.submit(t.seat, t.seq, bots[t.seat].choose(t.view, t.legal), now)
+        nxt = driver.next_wakeup()
+        assert nxt is not None and (turns or nxt > now)
+        now = max(now, nxt)
+    assert handed == [float(i) for i in range(20)]
+    driver.bot_floor = 0.0  # someone came: the rest at once
+    play_bots(driver, bots, now=now)
+    assert rnd.ended and rnd.result.to_json() == free.round.result.to_json()
+
+
 def discard_gaps(log: list[tuple[float, Any, dict[str, Any]]],
                  recipient: Any) -> list[tuple[float, bool]]:
     """For every discard or 补杠 the recipient hears: the time until it hears the next events,

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from .nodes.role import NodeRole, handoff_folder
 from .ops.paths import default_data_dir
+from .tables.pace import UNATTENDED_PACE
 
 if TYPE_CHECKING:  # the command line imports this module; the hall only when it runs
     from .web.settings import HallSettings
@@ -67,6 +68,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "a line (UTF-8; # starts a comment): any case or width, spaces "
                              "and punctuation between their letters ignored; read again when "
                              "it changes")
+    parser.add_argument("--unattended-pace", type=float, default=UNATTENDED_PACE,
+                        metavar="SECONDS",
+                        help="at a table nobody is connected to, the least time between two "
+                        f"decisions of its bots and 托管 (default {UNATTENDED_PACE:g}; 0: none)")
     parser.add_argument("--log-format", choices=("auto", "text", "json"), default="auto",
                         help="log lines as JSON objects or text (default auto: JSON unless "
                         "stderr is a terminal)")
@@ -113,6 +118,7 @@ def settings_from(args: argparse.Namespace) -> HallSettings:
         forwarded_allow_ips=args.forwarded_allow_ips,
         password_workers=args.password_workers,
         chat_filter=args.chat_filter,
+        unattended_pace=args.unattended_pace,
     )
     if args.data is not None:
         settings.data_dir = args.data
@@ -159,6 +165,7 @@ def node_flags(args: argparse.Namespace) -> list[str]:
              "--max-sockets-per-account", str(args.max_sockets_per_account),
              "--forwarded-allow-ips", args.forwarded_allow_ips,
              "--password-workers", str(args.password_workers),
+             "--unattended-pace", str(args.unattended_pace),
              "--log-format", args.log_format, "--log-level", args.log_level,
              "--redis", args.redis, "--redis-prefix", args.redis_prefix]
     if args.advertise is not None:
@@ -196,6 +203,9 @@ def run(args: argparse.Namespace) -> int:
     if not (0 < args.client_rate <= 10_000 and 1 <= args.client_burst <= 10_000):
         print("baida serve: --client-rate is in (0, 10000] and --client-burst in [1, 10000]",
               file=sys.stderr)
+        return 2
+    if not 0 <= args.unattended_pace <= 60:
+        print("baida serve: --unattended-pace is in [0, 60] seconds", file=sys.stderr)
         return 2
     if not 0 < args.request_timeout <= 3600:
         print("baida serve: --request-timeout is in (0, 3600] seconds", file=sys.stderr)

@@ -15,7 +15,9 @@
   ``timing.uniform_window``, the whole claim window: answers are taken at once, their
   effects released at the window's end);
 * it fires **deadlines**: a claim window passes, a turn or a 三摊 question goes to 托管;
-* it says which seats a **bot** must answer for (bot seats, and seats on 托管) and when.
+* it says which seats a **bot** must answer for (bot seats, and seats on 托管) and when,
+  at most one every ``bot_floor`` seconds when the caller sets one (the hall does at a table
+  nobody is connected to).
 
 It does no I/O and reads no clock: every call takes ``now`` (seconds on the caller's clock).
 Messages for each seat (and for spectators, ``None``) collect in ``outbox``; the caller
@@ -168,6 +170,10 @@ class TableDriver:
         # seats taken back while 托管 answers a decision whose time had run out: theirs again
         # once that answer is in (``take_back``)
         self._returning: set[int] = set()
+        # the least time between two bot decisions handed out (0: none; the hall sets it
+        # while nobody is connected to the table), and when the last was handed out
+        self.bot_floor = 0.0
+        self._bot_last = float("-inf")
 
     # ---------------------------------------------------------------- state
 
@@ -343,6 +349,7 @@ class TableDriver:
         is scheduled). Only what someone acts on counts: a deadline is a person's (a bot's
         prompt waits for the bot), a bot's due time counts until the bot has been asked."""
         times: list[float] = []
+        floor = self._bot_last + self.bot_floor if self.bot_floor > 0 else 0.0
         if self._times:
             times.append(self._times[0])
         modes = self.modes
@@ -352,7 +359,7 @@ class TableDriver:
             elif p.deadline is not None and modes[p.seat] == SeatMode.PLAYER:
                 times.append(p.deadline)
             if p.bot_due is not None and not p.bot_asked and modes[p.seat] != SeatMode.PLAYER:
-                times.append(max(p.bot_due, p.released))
+                times.append(max(p.bot_due, p.released, floor))
         return min(times) if times else None
 
     def delay(self, seconds: float) -> None:
@@ -363,6 +370,7 @@ class TableDriver:
             return
         self._times = [t + seconds for t in self._times]
         self._barrier += seconds
+        self._bot_last += seconds
         for p in self.prompts.values():
             if not p.delivered:
                 p.released += seconds
@@ -374,7 +382,8 @@ class TableDriver:
                 p.bot_due += seconds
 
     def bot_turns(self, now: float) -> list[BotTurn]:
-        """Decisions due now from bots (bot seats and 托管); each is handed out once."""
+        """Decisions due now from bots (bot seats and 托管); each is handed out once, and
+        with a ``bot_floor`` at most one per ``bot_floor`` seconds."""
         rnd = self.match.current
         out: list[BotTurn] = []
         if rnd is None:
@@ -383,6 +392,10 @@ class TableDriver:
             p = self.prompts[seat]
             if p.bot_asked or p.bot_due is None or p.bot_due > now or p.released > now:
                 continue
+            if self.bot_floor > 0:
+                if now < self._bot_last + self.bot_floor:
+                    break
+                self._bot_last = now
             p.bot_asked = True
             view = rnd.view(seat)
             out.append(BotTurn(seat, p.seq, p.kind, list(p.legal), view, self.modes[seat]))

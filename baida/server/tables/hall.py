@@ -25,6 +25,7 @@ from .clock import Clock
 from .config import ConfigError, TableConfig
 from .connection import User
 from .idle import IDLE_SECONDS, IdleTables, unattended
+from .pace import UNATTENDED_PACE
 
 log = logging.getLogger(__name__)
 
@@ -139,9 +140,11 @@ class Hall:
         role: NodeRole | None = None,
         standing: tuple[StandingTables, ...] = DEFAULT_STANDING,
         chat_filter: ChatWordList | None = None,
+        unattended_pace: float = UNATTENDED_PACE,
     ) -> None:
         self.store = store
         self.chat_filter = chat_filter
+        self.unattended_pace = unattended_pace  # bots' floor at a table nobody is at
         self.db = db
         self.clock = clock
         self.bots = bots
@@ -241,6 +244,7 @@ class Hall:
                            metrics=self.metrics, directory=self.directory,
                            on_change=self._table_changed, chat_filter=self.chat_filter)
         actor.on_lost = self._lost
+        actor.unattended_pace = self.unattended_pace
         if take:
             before = self.directory.owner(row.id)
             if before is not None and before != self.node:

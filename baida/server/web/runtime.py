@@ -156,7 +156,8 @@ class Runtime:
             self._join_nodes()
         self.hall = Hall(store=self.store, db=self.db, clock=self.clock, bots=self.bots,
                          metrics=self.metrics, directory=self.directory, role=s.node,
-                         standing=s.standing, chat_filter=self.chat_filter)
+                         standing=s.standing, chat_filter=self.chat_filter,
+                         unattended_pace=s.unattended_pace)
         await self.hall.open()
         if s.node is not None:
             self.directory.on_message(s.node.name, self.hall.on_message)

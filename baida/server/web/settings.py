@@ -8,6 +8,7 @@ from pathlib import Path
 from ..nodes.role import NodeRole
 from ..ops.paths import default_data_dir
 from ..tables.hall import DEFAULT_STANDING, StandingTables
+from ..tables.pace import UNATTENDED_PACE
 
 
 @dataclass(slots=True)
@@ -39,6 +40,8 @@ class HallSettings:
     forwarded_allow_ips: str = ""  # proxies whose X-Forwarded-For is believed ("": none)
     password_workers: int = 1  # threads hashing passwords at once
     chat_filter: Path | None = None  # the operator's words the chat masks (one a line)
+    # the least seconds between two bot or 托管 decisions at a table nobody is connected to
+    unattended_pace: float = UNATTENDED_PACE
 
     @property
     def database_url(self) -> str:

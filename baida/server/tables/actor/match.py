@@ -14,6 +14,7 @@ from ....tiles import tile_str
 from ...store.hands import SettleRequest
 from .. import protocol as P
 from ..connection import Connection
+from ..pace import bot_floor
 from .bots import BotTurns
 from .outbox import Outbox
 from .state import BETWEEN, PLAYING, RECONNECT_GRACE, WAITING, HandInPlay, SeatState
@@ -224,6 +225,8 @@ class MatchLife(Outbox, Storage, BotTurns):
         driver = self.driver
         now = self.clock.now()
         if driver is not None and self.status == PLAYING:
+            # nobody here: bots and 托管 at the hall's floor; anyone back lifts it at once
+            driver.bot_floor = bot_floor(self._attended(), self.unattended_pace)
             driver.advance(now)
             for turn in driver.bot_turns(now):
                 self._start_bot(turn)

@@ -20,6 +20,7 @@ from ..clock import Clock, TimerHandle
 from ..config import TableConfig
 from ..connection import Connection, User
 from ..hall_store import HallStore
+from ..pace import UNATTENDED_PACE
 
 WAITING, PLAYING, BETWEEN, CLOSED = "waiting", "playing", "between", "closed"
 # seconds a person whose connection closed between hands is still waited for before the
@@ -110,6 +111,8 @@ class TableState:
         self.on_change = on_change
         # its node drains: no next hand here, the table moves between hands
         self.holding = False
+        # the least seconds between two bot decisions while nobody is connected (the hall's)
+        self.unattended_pace = UNATTENDED_PACE
         # a write was refused because another node took the table over (the hall lets it go)
         self.on_lost: Callable[[int], None] | None = None
         # a quick-play table (one person and three bots): "quick", or "practice" (the guide's)
@@ -178,6 +181,10 @@ class TableState:
         out = [s.conn for s in self.seats if s.conn is not None]
         out.extend(self.spectators)
         return out
+
+    def _attended(self) -> bool:
+        """Whether a person is connected to the table: in a seat, or watching."""
+        return bool(self.spectators) or any(s.conn is not None for s in self.seats)
 
     def _update_listeners(self) -> None:
         if self.driver is None:

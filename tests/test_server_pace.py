@@ -1,0 +1,131 @@
+"""A table nobody is connected to is played at the hall's floor (``--unattended-pace``, 1 s
+by default): its bots and 托管 decide at most once a second however fast its timing, and
+anyone who connects (a seat's person or a watcher) lifts the floor at once. A table with every
+timing at 0, played out by 托管 with its sockets closed, used to run a few hands a second
+and keep a bot worker busy for nobody. Time is the hall's manual clock."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hall_harness import Client, Hall, running_hall
+from test_server_time import table_with_bots
+
+from baida.server.tables.pace import UNATTENDED_PACE
+from baida.table import SeatMode
+
+pytestmark = pytest.mark.anyio
+
+# every timing at 0, as a player may ask; the person's own turn has no limit, so the table
+# waits for them while they are there (the bots do not)
+ZERO = {"pause": 0, "claim": 0, "turn": None, "bank": 0, "santan": 0, "bot_turn": 0,
+        "bot_claim": 0, "between_hands": 0}
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def count_decisions(hall: Hall, actor: Any) -> list[float]:
+    """The clock's time of every bot decision the table hands out from now on."""
+    times: list[float] = []
+    start = actor._start_bot
+
+    def counted(turn: Any) -> None:
+        times.append(hall.clock.now())
+        start(turn)
+
+    actor._start_bot = counted
+    return times
+
+
+async def left_alone(hall: Hall) -> tuple[int, Any, list[float], Client]:
+    """A one-hand table at full speed whose only person has closed their socket."""
+    host = await Client(hall).guest()
+    table_id = await table_with_bots(hall, host, hands=1, timing=ZERO)
+    actor = hall.runtime.hall.get(table_id)
+    assert actor is not None and actor.status == "playing"
+    handed = count_decisions(hall, actor)
+    await host.ws.close()
+    await hall.quiet()
+    return table_id, actor, handed, host
+
+
+async def test_a_table_nobody_is_at_waits_the_floor_between_decisions(tmp_path: Path) -> None:
+    assert UNATTENDED_PACE == 1.0
+    async with running_hall(tmp_path) as hall:  # the hall's default floor
+        table_id, actor, handed, host = await left_alone(hall)
+        assert actor.driver.modes[0] == SeatMode.AUTO  # 托管 plays the seat of the one gone
+        await hall.advance(10.0)
+        # about one decision a second, never two within a second: N decisions took at
+        # least (N - 1) seconds of the clock (before, the whole hand took none)
+        assert 9 <= len(handed) <= 11, handed
+        gaps = [b - a for a, b in zip(handed, handed[1:], strict=False)]
+        assert min(gaps) >= UNATTENDED_PACE - 1e-9, gaps
+        assert actor.status == "playing" and actor.driver.round is not None
+        # a watcher comes: the rest of the hand is played at the table's own pace (at once)
+        await hall.advance(0.5)
+        now, before = hall.clock.now(), len(handed)
+        watcher = await Client(hall).guest()
+        await watcher.open(table_id)
+        await hall.quiet([watcher])
+        assert hall.clock.now() == now
+        assert len(handed) > before + 3 and set(handed[before:]) == {now}
+        assert actor.status == "waiting"  # the one-hand match is over
+        await watcher.close()
+        await host.http.aclose()
+
+
+async def test_the_person_back_at_the_seat_lifts_the_floor(tmp_path: Path) -> None:
+    async with running_hall(tmp_path) as hall:
+        table_id, actor, handed, host = await left_alone(hall)
+        await hall.advance(3.5)
+        assert 3 <= len(handed) <= 4 and actor.status == "playing"
+        now = hall.clock.now()
+        back = Client(hall)
+        back.http.cookies.update(host.http.cookies)
+        back.me = host.me
+        await back.open(table_id)
+        await hall.quiet([back])
+        # the seat is theirs again and the bots played on at once, up to the person's own
+        # decision (a turn without a limit), or to the hand's end: nothing waits for the clock
+        assert hall.clock.now() == now
+        driver = actor.driver
+        if actor.status == "playing":
+            assert driver.modes[0] == SeatMode.PLAYER and 0 in driver.prompts
+            assert driver.next_wakeup() is None
+        await back.close()
+        await host.http.aclose()
+
+
+async def test_a_floor_of_0_leaves_the_table_its_own_pace(tmp_path: Path) -> None:
+    async with running_hall(tmp_path, unattended_pace=0.0) as hall:
+        _, actor, handed, host = await left_alone(hall)
+        # nothing waits for the clock: the hand is played out at once
+        assert actor.status == "waiting" and len(handed) > 10 and len(set(handed)) == 1
+        await host.http.aclose()
+
+
+def test_serve_takes_the_floor_and_gives_it_to_every_node() -> None:
+    from baida.server.serve_cli import add_arguments, node_flags, settings_from
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    assert settings_from(parser.parse_args([])).unattended_pace == UNATTENDED_PACE
+    args = parser.parse_args(["--nodes", "2", "--unattended-pace", "0"])
+    assert settings_from(args).unattended_pace == 0.0
+    flags = node_flags(args)
+    assert flags[flags.index("--unattended-pace") + 1] == "0.0"
+
+
+@pytest.mark.parametrize("value", ["-1", "61", "nan"])
+def test_serve_refuses_a_floor_out_of_range(value: str, capsys: pytest.CaptureFixture[str]
+                                            ) -> None:
+    from baida.cli import main
+
+    assert main(["serve", "--unattended-pace", value]) == 2
+    assert "--unattended-pace" in capsys.readouterr().err

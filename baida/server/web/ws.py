@@ -17,6 +17,7 @@ from typing import Any
 
 from starlette.requests import cookie_parser
 
+from ..store.errors import NotFound
 from ..tables import protocol as P
 from ..tables.actor import CLOSED, TableActor
 from ..tables.connection import Connection, SocketWriter, User
@@ -28,6 +29,7 @@ log = logging.getLogger(__name__)
 PREFIX = "/ws/tables/"
 HELLO_SECONDS = 15.0
 EARLY_MESSAGES = 8  # messages a client may send before the hall has admitted it
+STORE_SECONDS = 2.0  # the longest a connection to a table not here waits for the store
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +39,14 @@ class _Turned:
     code: str
     message: str
     close_code: int
+
+
+# no such table for this person, and none will come: it never existed, it closed, or it is
+# private and they were not admitted (the same answer, so that ids cannot be probed)
+NO_TABLE = _Turned("no_table", "no such table", 4404)
+# open in the store but not played here just now (its node restarts, or it is being taken
+# over): the page tries again in a moment
+AWAY = _Turned("try_again", "the table is moving or restarting; reconnecting", 1013)
 
 
 class TableSession:
@@ -206,6 +216,41 @@ async def _check(path: str, headers: dict[str, str], runtime: Runtime) -> Any:
     if actor is None and runtime.settings.node is not None and not runtime.directory_ok():
         # its owner is not known here while the directory is out: the page tries again
         return _Turned("try_again", "the hall is finding this table; reconnecting", 1013)
-    if actor is None or not runtime.hall.may_open(actor, found[0]):
-        return _Turned("no_table", "no such table", 4404)
+    if actor is None:
+        return await _absent(runtime, table_id(path), found[0])
+    if not runtime.hall.may_open(actor, found[0]):
+        return NO_TABLE
     return found[0], actor
+
+
+async def _absent(runtime: Runtime, table: int, user: User) -> _Turned:
+    """Why a table that is not played here is turned away: asked of the store, whether it
+    is gone for good (``no_table``, which the page says at once) or away for a moment
+    (``try_again``, which the page tries again); a store that does not answer is a moment."""
+    if table < 0 or runtime.db is None:
+        return NO_TABLE if table < 0 else AWAY
+
+    def look(store: Any) -> tuple[Any, bool, list[int | None]]:
+        row = store.tables.get(table)
+        private = row.private or bool((row.config.get("table") or {}).get("private"))
+        match = store.tables.current_match(table) if private else None
+        return row, private, [] if match is None else match.seats
+
+    try:
+        row, private, seated = await asyncio.wait_for(runtime.db.read(look), STORE_SECONDS)
+    except NotFound:
+        return NO_TABLE
+    except Exception:
+        log.warning("table %s: the store could not say whether it is open", table,
+                    exc_info=True)
+        return AWAY
+    if row.status != "open":
+        return NO_TABLE
+    if private and user.id != row.config.get("host") and user.id not in seated:
+        try:
+            admitted = runtime.directory.admitted(table, user.id)
+        except Exception:  # the directory is out: whether they were admitted is not known
+            return AWAY
+        if not admitted:
+            return NO_TABLE
+    return AWAY

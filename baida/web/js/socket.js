@@ -10,11 +10,12 @@
 // comes within PROBE_MS (a phone's frozen tab may hold a connection that died meanwhile).
 
 const RETRY_MS = [300, 1000, 2000, 4000, 8000];
-// A table whose node is restarting, or that is moving to another node, is briefly unknown
-// where the socket lands: the hall answers 4404 (no_table) or 1013 (try again). The page
-// tries again this many times, these pauses apart (about 20 s in all), before it says so.
+// A table whose node is restarting, or that is moving to another node, is briefly away
+// where the socket lands: the hall answers 1013 (try again). The page tries again this many
+// times, these pauses apart (about 20 s in all), before it says so. A table that is gone for
+// good (closed, never made, or private) is 4404 (no_table): said at once.
 const MOVING_MS = [300, 600, 1000, 1500, 2000, 3000, 3000, 4000, 4000];
-const MOVING_CODES = [4404, 1013];
+const MOVING_CODES = [1013];
 // ``window.baidaConfig`` may set ``heartbeatMs``, ``silenceMs``, ``probeMs`` and ``retryMs``
 // (tests change them)
 const HEARTBEAT_MS = 5000;
@@ -114,7 +115,7 @@ export class TableSocket {
       }
       if (message.type === "error" && ["replaced", "closed", "unattended"].includes(message.code)) this.stopped = true;
       // the table is away for a moment: the close that follows decides (see MOVING_MS)
-      if (message.type === "error" && ["no_table", "try_again"].includes(message.code)) return;
+      if (message.type === "error" && ["no_table", "try_again", "moving"].includes(message.code)) return;
       if (message.type === "welcome") {
         this.moving = 0;
         this.welcomed = true;
@@ -131,7 +132,7 @@ export class TableSocket {
         this.moving += 1;
         return;
       }
-      if (this.stopped || [4401, 4403, ...MOVING_CODES].includes(event.code)) {
+      if (this.stopped || [4401, 4403, 4404, ...MOVING_CODES].includes(event.code)) {
         this.onStatus("closed", event.code);
         return;
       }

@@ -144,6 +144,16 @@ def grabber(view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]
 WALL = "window.baidaTable.state.view.wall_remaining"
 
 
+def answer_plainly(page: Any, types: list[str]) -> None:
+    """Pass a claim, else throw the last tile (the one just drawn), else the first action."""
+    if "pass" in types:
+        page.locator(".actions [data-act='pass']").click()
+    elif "discard" in types:
+        page.locator(".hand .tile-btn.can").last.click()
+    else:
+        page.locator(".actions .act").first.click()
+
+
 def play_checking(page: Any, name: str, *, claims: int = 2, timeout: float = 240.0) -> list[str]:
     """Play the own seat to the settlement, checking the layout at every prompt: claim the
     first ``claims`` 碰/吃 offered (the own melds grow too), 坚持 at 三摊, win when offered,
@@ -181,12 +191,8 @@ def play_checking(page: Any, name: str, *, claims: int = 2, timeout: float = 240
             page.locator(f".actions [data-act='{act}']").click()
             if page.locator(".modal .btn-choice").count():
                 page.locator(".modal .btn-choice").first.click()
-        elif "pass" in types:
-            page.locator(".actions [data-act='pass']").click()
-        elif "discard" in types:
-            page.locator(".hand .tile-btn.can").last.click()
         else:
-            page.locator(".actions .act").first.click()
+            answer_plainly(page, types)
         answered(page, prompt["seq"])
     settlement = page.locator(".modal.settlement")
     settlement.locator(".st-links").wait_for(timeout=30000)
@@ -241,13 +247,7 @@ def test_a_watcher_on_a_phone_held_sideways_sees_every_seat_and_pond(
     quick_play(player, "wenling")
     while player.evaluate(WALL) >= 40:  # melds and discards on every side
         prompt = wait_prompt(player)
-        types = prompt["types"]
-        if "pass" in types:
-            player.locator(".actions [data-act='pass']").click()
-        elif "discard" in types:
-            player.locator(".hand .tile-btn.can").last.click()
-        else:
-            player.locator(".actions .act").first.click()
+        answer_plainly(player, prompt["types"])
         answered(player, prompt["seq"])
     code = player.evaluate("window.baidaTable.state.table.room_code")
     watcher = web.page({"width": 844, "height": 390})

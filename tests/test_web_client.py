@@ -152,10 +152,12 @@ def test_a_past_hand_full_of_claims_is_replayed_step_by_step_from_my_page(
                                " return b && b.getBoundingClientRect().bottom <= innerHeight; }")
         assert page.evaluate("document.querySelector('.replay-board').compareDocumentPosition("
                              "document.querySelector('.card.rv')) & 4")  # FOLLOWING
-    # a phone held sideways: the table scrolled to lies whole under the step buttons, which
-    # stay at hand (sticky), and a tap on "next" steps with the table still in view
+    # a phone held sideways: the page scrolls to the table, which lies whole under the step
+    # buttons (they stay at hand, sticky), the own seat in view; a tap on "next" steps with the
+    # table still in view
     page.set_viewport_size({"width": 844, "height": 390})
-    page.evaluate("document.querySelector('.replay-board').scrollIntoView()")
+    page.wait_for_function("document.querySelector('.replay-board .seat-bottom')"
+                           ".getBoundingClientRect().bottom <= innerHeight")
     before = page.locator(".replay-pos").inner_text()
     page.locator(".replay-controls [data-step='next']").click()
     page.wait_for_function("t => document.querySelector('.replay-pos').innerText !== t", arg=before)

@@ -159,7 +159,7 @@ export function santanNotices(view, me) {
   return [...byPair.values()].map((w) => {
     const x = seatName(w.x, me);
     const y = seatName(w.y, me);
-    const text = t("table.santan_warn", { x, y, ys: possessive(w.y, me), n: w.n, pair: pairNames(x, y) });
+    const text = t("table.santan_warn", { x, y, ys: possessive(w.y, me), n: w.n, pair: pairNames(x, y, true) });
     return h("p", { class: "banner banner-santan", role: "status", title: text }, text);
   });
 }
@@ -176,6 +176,9 @@ export function noticesEl(view, ctx) {
   return items.length ? h("div", { class: "notices" }, items) : null;
 }
 
+/** A label's first letter in capitals (English labels; Chinese is unchanged). */
+const capitalized = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
 /** The centre: the wall, the round wind, the indicator and the wilds, the 黄番 pool. */
 export function compassEl(view) {
   const rules = ruleset(view.ruleset);
@@ -183,7 +186,7 @@ export function compassEl(view) {
   if (view.round_wind) items.push(h("span", { class: "info" }, t("table.round_wind", { wind: windName(view.round_wind) })));
   items.push(h("span", { class: "info wall-count", dataset: { n: String(view.wall_remaining) } }, t("table.wall", { n: view.wall_remaining })));
   items.push(h("span", { class: "info indicator" }, h("span", { class: "info-label" }, t("table.indicator")), " ", tileImg(view.indicator, { ruleset: view.ruleset, size: "tiny" })));
-  items.push(h("span", { class: "info wilds" }, h("span", { class: "info-label" }, wildWord(view.ruleset)), " ",
+  items.push(h("span", { class: "info wilds" }, h("span", { class: "info-label" }, capitalized(wildWord(view.ruleset))), " ",
     h("span", { class: "tile-row" }, view.wilds.map((f) => tileImg(f, tileOpts(view, "tiny"))))));
   if (rules.chiOption && view.options && view.options.allow_chi === false) items.push(badge(t("table.no_chi"), "warn"));
   if (view.carry_pool) items.push(badge(t("table.carry", { n: view.carry_pool }), "carry"));

@@ -168,7 +168,7 @@ const STRINGS = {
   "wild.wenling": ["得", "wild"],
   "table.specials": ["花牌", "Specials"],
   "table.carry": ["黄番 {n}", "Carry {n}"],
-  "table.no_chi": ["不可吃", "no chi"],
+  "table.no_chi": ["不可吃", "No chi"],
   "table.sheng": ["生牌阶段：打出生张点和要包三家", "Live-tile phase: dealing into a win with a new tile pays for all"],
   "table.commitment": ["洗牌承诺", "Shuffle commitment"],
   "table.spectating": ["观战中", "Watching"],
@@ -609,9 +609,11 @@ export function possessive(seat, me) {
   return `${seatName(seat, me)}'s`;
 }
 
-/** Two seats together: 你与上家 / You and Left. */
-export function pairNames(a, b) {
-  return current === "zh" ? `${a}与${b}` : `${a} and ${b}`;
+/** Two seats together: 你与上家 / You and Left; ``within``: inside a sentence (you and Left). */
+export function pairNames(a, b, within = false) {
+  if (current === "zh") return `${a}与${b}`;
+  const low = (name) => (within && name === t("seat.self") ? name.toLowerCase() : name);
+  return `${low(a)} and ${low(b)}`;
 }
 
 export function signed(n) {

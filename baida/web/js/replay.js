@@ -65,6 +65,7 @@ export function mountReplay(main, app, handId) {
   let index = 0;
   let timer = null;
   let stopped = false;
+  let placed = false;  // the table was scrolled to, once, where it is not in the first screen
   const bot = { review: null, error: null, byStep: new Map() };
 
   const render = () => {
@@ -103,7 +104,8 @@ export function mountReplay(main, app, handId) {
 
   /** The table fills the window below its controls (300-720 px high): the own hand, at its
    * foot, in the first screen wherever the window allows; where it does not (a phone held
-   * sideways), the window under the step buttons, which stay there when it is scrolled to. */
+   * sideways), the window under the step buttons, which stay there, and the page opens
+   * scrolled to it. */
   const fitBoard = () => {
     const board = root.querySelector(".replay-board");
     if (!board) return;
@@ -113,6 +115,10 @@ export function mountReplay(main, app, handId) {
     const height = below >= 300 ? Math.min(720, below) : Math.max(300, window.innerHeight - controls - 8);
     root.style.setProperty("--controls-h", `${Math.round(controls)}px`);
     board.style.setProperty("--replay-h", `${Math.round(height)}px`);
+    if (below < 300 && !placed) {  // opened on a short screen: the table under the buttons
+      placed = true;
+      board.scrollIntoView({ block: "start" });
+    }
     fitCentre(board.querySelector(".board"));
   };
 

@@ -196,7 +196,9 @@ def log_lines() -> Iterator[Lines]:
 
 async def test_a_played_hand_logs_json_lines_with_fields(tmp_path: Path,
                                                         log_lines: Lines) -> None:
-    async with running_hall(tmp_path) as hall:
+    # 托管 plays the second hand out at once once the player has gone (no pace floor for a
+    # table nobody is at: test_server_pace.py has that)
+    async with running_hall(tmp_path, unattended_pace=0.0) as hall:
         me = await Client(hall).guest()
         me.on_message = plays_hands(1)
         table_id = await me_and_bots(hall, me, hands=2)

@@ -151,7 +151,7 @@ WALL = "window.baidaTable.state.view.wall_remaining"
 TWO_WARNINGS = """() => {
   const box = document.querySelector('.notices');
   const warning = box.querySelector('.banner-santan');
-  if (!warning) return 'no warning';
+  if (!warning) return null;  // the 生牌阶段 (Wenling): one line, never a second
   const twice = warning.cloneNode(true);
   box.append(twice);
   const cut = box.scrollHeight > box.clientHeight + 1 ? [box.scrollHeight, box.clientHeight] : null;

@@ -65,10 +65,10 @@ def free_port() -> int:
 
 
 def start_hall(port: int, data: Path, unpaced: bool = False, nodes: int = 1,
-               redis: str = "") -> subprocess.Popen[bytes]:
+               redis: str = "", extra: tuple[str, ...] = ()) -> subprocess.Popen[bytes]:
     """``baida serve`` in its own process; its output goes to ``data/hall.log``. Unpaced
     clients answer at once, faster than a person's connection may send by default, so that
-    run raises the limit."""
+    run raises the limit. ``extra``: more flags (the last of a flag given twice counts)."""
     cmd = [sys.executable, "-m", "baida.cli", "serve", "--port", str(port), "--data", str(data),
            "--bot-workers", "0", "--log-level", "warning", "--starting-balance", "1000",
            # every client is a guest on this one address
@@ -78,6 +78,7 @@ def start_hall(port: int, data: Path, unpaced: bool = False, nodes: int = 1,
         cmd += ["--client-rate", "10000", "--client-burst", "10000"]
     if nodes > 1:
         cmd += ["--nodes", str(nodes), "--redis", redis, "--redis-prefix", f"baida-load-{port}"]
+    cmd += extra
     log = (data / "hall.log").open("wb")
     env = dict(os.environ)
     if os.environ.get("BAIDA_LOAD_DEBUG"):  # the hall logs every stall of its loop > 30 ms

@@ -230,7 +230,7 @@ class Machines:
                "--guests-per-hour", "0", "--signins-per-address", "0",
                "--max-connections-per-address", "100000", "--max-sockets-per-address", "100000",
                "--max-sockets-per-account", "100000", "--log-format", "text",
-               "--starting-balance", str(STARTING)]
+               "--starting-balance", str(STARTING), "--min-bot-time", "0"]
         node.proc = subprocess.Popen(cmd, stdout=node.log.open("wb"), stderr=subprocess.STDOUT,
                                      env={**os.environ, "PYTHONUNBUFFERED": "1", **self.env})
         deadline = time.monotonic() + 60

@@ -100,6 +100,7 @@ async def running_hall(
     client_rate: float = 10_000.0,
     guests_per_hour: int = 0,  # the tests make many guests from 127.0.0.1: no limit
     signins_per_address: int = 0,
+    min_bot_time: float = 0.0,  # the tests' tables answer at once (test_server_pace: the floor)
     **more: Any,
 ) -> AsyncIterator[Hall]:
     """A hall on a free loopback port; ``more`` are further ``HallSettings``."""
@@ -108,7 +109,7 @@ async def running_hall(
         host="127.0.0.1", port=0, data_dir=tmp, database=database, bot_workers=0,
         warm_up=False, argon2_fast=True, standing=standing, starting_balance=starting_balance,
         client_rate=client_rate, client_burst=client_rate, guests_per_hour=guests_per_hour,
-        signins_per_address=signins_per_address, **more,
+        signins_per_address=signins_per_address, min_bot_time=min_bot_time, **more,
     )
     app = create_app(settings, clock)
     config = server_config(app, "127.0.0.1", 0, log_config=None, lifespan="on",

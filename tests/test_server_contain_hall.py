@@ -51,7 +51,7 @@ def start_hall(data: Path, port: int, redis_url: str, timeout: float = 90.0
            # every client on this one address, some sharing an account
            "--max-connections-per-address", "100000", "--max-sockets-per-address", "100000",
            "--max-sockets-per-account", "100000",
-           "--guests-per-hour", "0", "--signins-per-address", "0"]
+           "--guests-per-hour", "0", "--signins-per-address", "0", "--min-bot-time", "0"]
     proc = subprocess.Popen(cmd, stdout=log.open("wb"), stderr=subprocess.STDOUT,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
     deadline = time.monotonic() + timeout

@@ -2,7 +2,9 @@
 by default): its bots and 托管 decide at most once a second however fast its timing, and
 anyone who connects (a seat's person or a watcher) lifts the floor at once. A table with every
 timing at 0, played out by 托管 with its sockets closed, used to run a few hands a second
-and keep a bot worker busy for nobody. Time is the hall's manual clock."""
+and keep a bot worker busy for nobody. And a player may not make a table whose bots take less
+than ``--min-bot-time`` (0.5 s by default) over a turn: with its socket open (seated on 托管)
+such a table ran as fast as the worker could play. Time is the hall's manual clock."""
 
 from __future__ import annotations
 
@@ -14,7 +16,8 @@ import pytest
 from hall_harness import Client, Hall, running_hall
 from test_server_time import table_with_bots
 
-from baida.server.tables.pace import UNATTENDED_PACE
+from baida.server.tables.pace import MIN_BOT_TIME, UNATTENDED_PACE
+from baida.server.web.settings import HallSettings
 from baida.table import SeatMode
 
 pytestmark = pytest.mark.anyio
@@ -129,3 +132,83 @@ def test_serve_refuses_a_floor_out_of_range(value: str, capsys: pytest.CaptureFi
 
     assert main(["serve", "--unattended-pace", value]) == 2
     assert "--unattended-pace" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ the bots' least turn time
+
+
+async def test_a_player_may_not_make_a_table_of_bots_faster_than_the_halls_least(
+        tmp_path: Path) -> None:
+    assert MIN_BOT_TIME == 0.5 and HallSettings().min_bot_time == MIN_BOT_TIME
+    async with running_hall(tmp_path, min_bot_time=MIN_BOT_TIME) as hall:
+        host = await Client(hall).guest()
+
+        async def lobby() -> int:
+            return len((await host.http.get("/api/tables")).json()["tables"])
+
+        before = await lobby()
+        for fast in (0, 0.49):
+            r = await host.post("/api/tables", {"ruleset": "jiaxing", "hands": 1,
+                                                "timing": {**ZERO, "bot_turn": fast}})
+            assert r.status_code == 400, r.text
+            said = r.json()["error"]
+            assert "timing.bot_turn" in said and "at least 0.5 seconds" in said, said
+        # nothing was made: the host still has all three of their tables to make
+        assert await lobby() == before
+        for _ in range(3):
+            r = await host.post("/api/tables", {"ruleset": "wenling", "hands": 1,
+                                                "timing": {**ZERO, "bot_turn": 0.5}})
+            assert r.status_code == 201, r.text
+        assert await lobby() == before + 3
+        await host.http.aclose()
+
+
+async def test_at_the_least_turn_time_a_watched_table_of_bots_takes_it_every_turn(
+        tmp_path: Path) -> None:
+    """Seated on 托管 with the socket open (the floor of a table nobody is at does not apply:
+    the own turn's limit is 0, so 托管 takes the seat at once), everything else at 0: a bot's
+    or 托管's turn is never handed out sooner than 0.5 s after the one before, so a hand takes
+    at least half a second a discard."""
+    async with running_hall(tmp_path, min_bot_time=MIN_BOT_TIME) as hall:
+        me = await Client(hall).guest()
+        table_id = await table_with_bots(hall, me, hands=1, timing={
+            **ZERO, "turn": 0, "bot_turn": MIN_BOT_TIME})
+        actor = hall.runtime.hall.get(table_id)
+        assert actor is not None
+        turns: list[float] = []
+        start = actor._start_bot
+
+        def counted(turn: Any) -> None:
+            if turn.kind == "turn":
+                turns.append(hall.clock.now())
+            start(turn)
+
+        actor._start_bot = counted
+        await hall.advance(10.0, [me])
+        assert actor.driver.modes[0] == SeatMode.AUTO and actor._attended()
+        assert actor.status == "playing"
+        assert 15 <= len(turns) <= 21, turns
+        gaps = [b - a for a, b in zip(turns, turns[1:], strict=False)]
+        assert min(gaps) >= MIN_BOT_TIME - 1e-9, gaps
+        await me.close()
+
+
+def test_serve_takes_the_least_bot_time_and_gives_it_to_every_node() -> None:
+    from baida.server.serve_cli import add_arguments, node_flags, settings_from
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    assert settings_from(parser.parse_args([])).min_bot_time == MIN_BOT_TIME
+    args = parser.parse_args(["--nodes", "2", "--min-bot-time", "0.2"])
+    assert settings_from(args).min_bot_time == 0.2
+    flags = node_flags(args)
+    assert flags[flags.index("--min-bot-time") + 1] == "0.2"
+
+
+@pytest.mark.parametrize("value", ["-1", "61", "nan"])
+def test_serve_refuses_a_least_bot_time_out_of_range(
+        value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from baida.cli import main
+
+    assert main(["serve", "--min-bot-time", value]) == 2
+    assert "--min-bot-time" in capsys.readouterr().err

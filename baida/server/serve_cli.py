@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from .nodes.role import NodeRole, handoff_folder
 from .ops.paths import default_data_dir
-from .tables.pace import UNATTENDED_PACE
+from .tables.pace import MIN_BOT_TIME, UNATTENDED_PACE
 
 if TYPE_CHECKING:  # the command line imports this module; the hall only when it runs
     from .web.settings import HallSettings
@@ -72,6 +72,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         metavar="SECONDS",
                         help="at a table nobody is connected to, the least time between two "
                         f"decisions of its bots and 托管 (default {UNATTENDED_PACE:g}; 0: none)")
+    parser.add_argument("--min-bot-time", type=float, default=MIN_BOT_TIME, metavar="SECONDS",
+                        help="the least time a bot or 托管 may take over a turn at a table a "
+                        "player makes: a faster timing.bot_turn is refused (default "
+                        f"{MIN_BOT_TIME:g}; 0: any)")
     parser.add_argument("--log-format", choices=("auto", "text", "json"), default="auto",
                         help="log lines as JSON objects or text (default auto: JSON unless "
                         "stderr is a terminal)")
@@ -119,6 +123,7 @@ def settings_from(args: argparse.Namespace) -> HallSettings:
         password_workers=args.password_workers,
         chat_filter=args.chat_filter,
         unattended_pace=args.unattended_pace,
+        min_bot_time=args.min_bot_time,
     )
     if args.data is not None:
         settings.data_dir = args.data
@@ -166,6 +171,7 @@ def node_flags(args: argparse.Namespace) -> list[str]:
              "--forwarded-allow-ips", args.forwarded_allow_ips,
              "--password-workers", str(args.password_workers),
              "--unattended-pace", str(args.unattended_pace),
+             "--min-bot-time", str(args.min_bot_time),
              "--log-format", args.log_format, "--log-level", args.log_level,
              "--redis", args.redis, "--redis-prefix", args.redis_prefix]
     if args.advertise is not None:
@@ -206,6 +212,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if not 0 <= args.unattended_pace <= 60:
         print("baida serve: --unattended-pace is in [0, 60] seconds", file=sys.stderr)
+        return 2
+    if not 0 <= args.min_bot_time <= 60:
+        print("baida serve: --min-bot-time is in [0, 60] seconds", file=sys.stderr)
         return 2
     if not 0 < args.request_timeout <= 3600:
         print("baida serve: --request-timeout is in (0, 3600] seconds", file=sys.stderr)

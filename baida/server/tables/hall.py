@@ -25,7 +25,7 @@ from .clock import Clock
 from .config import ConfigError, TableConfig
 from .connection import User
 from .idle import IDLE_SECONDS, IdleTables, unattended
-from .pace import UNATTENDED_PACE
+from .pace import MIN_BOT_TIME, UNATTENDED_PACE, bot_time_refusal
 
 log = logging.getLogger(__name__)
 
@@ -141,10 +141,12 @@ class Hall:
         standing: tuple[StandingTables, ...] = DEFAULT_STANDING,
         chat_filter: ChatWordList | None = None,
         unattended_pace: float = UNATTENDED_PACE,
+        min_bot_time: float = MIN_BOT_TIME,
     ) -> None:
         self.store = store
         self.chat_filter = chat_filter
         self.unattended_pace = unattended_pace  # bots' floor at a table nobody is at
+        self.min_bot_time = min_bot_time  # the least bot_turn of a table a player makes
         self.db = db
         self.clock = clock
         self.bots = bots
@@ -302,6 +304,9 @@ class Hall:
     async def create_table(self, request: Any, host: User) -> TableActor:
         """A table a player asked for (validated ``TableConfig`` JSON)."""
         cfg = TableConfig.from_json(request)
+        too_fast = bot_time_refusal(cfg.timing.bot_turn, self.min_bot_time)
+        if too_fast is not None:
+            raise ConfigError(too_fast)
         if self.ownership is not None and self.ownership.keeper.is_draining:
             raise HallError("this server is being stopped: try again in a moment", "stopping")
         mine = {a.id for a in self.tables.values() if a.info.host == host.id and a.status != CLOSED}

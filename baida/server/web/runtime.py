@@ -157,7 +157,7 @@ class Runtime:
         self.hall = Hall(store=self.store, db=self.db, clock=self.clock, bots=self.bots,
                          metrics=self.metrics, directory=self.directory, role=s.node,
                          standing=s.standing, chat_filter=self.chat_filter,
-                         unattended_pace=s.unattended_pace)
+                         unattended_pace=s.unattended_pace, min_bot_time=s.min_bot_time)
         await self.hall.open()
         if s.node is not None:
             self.directory.on_message(s.node.name, self.hall.on_message)

@@ -8,7 +8,7 @@ from pathlib import Path
 from ..nodes.role import NodeRole
 from ..ops.paths import default_data_dir
 from ..tables.hall import DEFAULT_STANDING, StandingTables
-from ..tables.pace import UNATTENDED_PACE
+from ..tables.pace import MIN_BOT_TIME, UNATTENDED_PACE
 
 
 @dataclass(slots=True)
@@ -42,6 +42,8 @@ class HallSettings:
     chat_filter: Path | None = None  # the operator's words the chat masks (one a line)
     # the least seconds between two bot or 托管 decisions at a table nobody is connected to
     unattended_pace: float = UNATTENDED_PACE
+    # the least seconds a bot (or 托管) takes over a turn at a table a player makes
+    min_bot_time: float = MIN_BOT_TIME
 
     @property
     def database_url(self) -> str:

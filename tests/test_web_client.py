@@ -20,6 +20,7 @@ from web_support import (
     CHROMIUM,
     CHROMIUM_ARGS,
     DESKTOP,
+    LIT_SIDE,
     PHONE,
     SANTAN,
     TOPBAR,
@@ -191,12 +192,19 @@ def test_a_past_hand_full_of_claims_is_replayed_step_by_step_from_my_page(
         for seat in range(4):
             for key in REPLAY_PLAYER_KEYS:
                 assert mine["players"][seat][key] == want["players"][seat][key], (after, seat, key)
-    # every step by the keyboard, the position told each time; Space plays and pauses
+    # every step by the keyboard, the position told each time; Space plays and pauses. At
+    # each step the compass is lit toward the pond of the seat whose card is framed, every
+    # side in its turn
     steps = len(rnd.events) - 1
     position = page.locator(".replay-pos")
+    lit = set()
     for i in range(2, steps + 1):
         page.keyboard.press("ArrowRight")
         assert position.inner_text().startswith(f"第 {i}/{steps} 步"), (i, position.inner_text())
+        side, unlit = page.evaluate(LIT_SIDE)
+        assert unlit is None, (i, unlit)
+        lit.add(side)
+    assert lit >= {"top", "left", "right", "bottom"}, lit
     page.wait_for_selector(".replay-screen .settlement")
     page.keyboard.press("Home")
     assert position.inner_text().startswith(f"第 1/{steps} 步")

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from web_support import (
+    LIT_SIDE,
     SANTAN,
     TOPBAR,
     ConsoleWatch,
@@ -135,6 +136,8 @@ SETTLEMENT_IN_VIEW = """() => {
 def fits(page: Any, where: str) -> None:
     problems = page.evaluate(OUTSIDE)
     assert not problems, (where, problems)
+    _, unlit = page.evaluate(LIT_SIDE)
+    assert unlit is None, (where, unlit)
 
 
 def grabber(view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:

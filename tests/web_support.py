@@ -45,6 +45,20 @@ STANDING = (
     StandingTables("wenling", 1),
 )
 
+# The compass's lit edge and the framed card are the same seat's: ``[side, problem]``, side
+# the lit one (null: none), problem null when the pond on that side is the framed seat's (and
+# nothing is lit when no card is framed).
+LIT_SIDE = """() => {
+  const compass = document.querySelector('.center .compass');
+  if (!compass) return [null, 'no compass'];
+  const side = compass.dataset.turn || null;
+  const framed = [...document.querySelectorAll(':is(.table-screen, .replay-screen) .seat.active')]
+    .map((e) => e.dataset.seat).join();
+  const pond = side ? document.querySelector(`.center .pw-${side} .pond`) : null;
+  const lit = pond ? pond.dataset.seat : '';
+  return [side, lit === framed ? null : `lit toward ${side} (seat ${lit}), framed ${framed}`];
+}"""
+
 # The top bar is one row at every size: each control shows whole (only the table's title may
 # end in an ellipsis), inside the window and the bar, beside the others, never over them.
 TOPBAR = """() => {

@@ -111,10 +111,15 @@ function concealedEl(view, seat, ctx, size) {
   return null;
 }
 
+/** Whether it is ``seat``'s turn (its card framed, the compass lit on its pond's side). */
+function playing(view, seat) {
+  return view.turn === seat && ["turn", "discarded"].includes(view.phase);
+}
+
 /** A seat: its name, wind, total and markers, its melds and flowers (and, face up, its hand
  * when the hand is over or in a replay). ``where``: top, left, right, bottom. */
 export function seatPanel(view, seat, ctx, where) {
-  const active = view.turn === seat && ["turn", "discarded"].includes(view.phase);
+  const active = playing(view, seat);
   const p = view.players[seat];
   const head = h("div", { class: "seat-head" },
     ...seatTitle(view, seat, ctx), total(ctx, seat), ...seatBadges(view, seat, ctx),
@@ -179,8 +184,11 @@ export function noticesEl(view, ctx) {
 /** A label's first letter in capitals (English labels; Chinese is unchanged). */
 const capitalized = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
-/** The centre: the wall, the round wind, the indicator and the wilds, the 黄番 pool. */
-export function compassEl(view) {
+/** The centre: the wall, the round wind, the indicator and the wilds, the 黄番 pool; its edge
+ * on the side of the pond of the seat to play is lit (``turnSide``: top, left, right, bottom,
+ * or null), as the framed card is: which card a pond is reads at a glance wherever the cards
+ * stand (on a phone held sideways the across seat's card is in the right column). */
+export function compassEl(view, turnSide = null) {
   const rules = ruleset(view.ruleset);
   const items = [];
   if (view.round_wind) items.push(h("span", { class: "info" }, t("table.round_wind", { wind: windName(view.round_wind) })));
@@ -193,7 +201,10 @@ export function compassEl(view) {
   if (view.carry_tokens && view.carry_tokens.length) {
     items.push(h("span", { class: "info" }, view.carry_tokens.map(itemName).join(" · ")));
   }
-  return h("div", { class: "compass", role: "group", "aria-label": t("table.wall", { n: view.wall_remaining }) }, items);
+  return h("div", {
+    class: "compass", role: "group", "aria-label": t("table.wall", { n: view.wall_remaining }),
+    dataset: turnSide ? { turn: turnSide } : {},
+  }, items);
 }
 
 // The centre's layouts, in units of a discard's width: the top and bottom ponds' columns and
@@ -249,10 +260,11 @@ export function fitCentre(board) {
  * caller draws the own seat and hand below the board). */
 export function boardEl(view, ctx) {
   const seats = screenSeats(perspective(ctx));
+  const turnSide = Object.keys(seats).find((side) => playing(view, seats[side])) ?? null;
   const centre = h("div", { class: "center" }, h("div", { class: "center-grid geo-tall" },
     h("div", { class: "pond-wrap pw-top" }, pondEl(view, seats.top, ctx)),
     h("div", { class: "pond-wrap pw-left" }, pondEl(view, seats.left, ctx)),
-    compassEl(view),
+    compassEl(view, turnSide),
     h("div", { class: "pond-wrap pw-right" }, pondEl(view, seats.right, ctx)),
     h("div", { class: "pond-wrap pw-bottom" }, pondEl(view, seats.bottom, ctx))));
   const others = [seatPanel(view, seats.left, ctx, "left"), seatPanel(view, seats.top, ctx, "top"), seatPanel(view, seats.right, ctx, "right")];

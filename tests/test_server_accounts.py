@@ -327,3 +327,29 @@ async def test_mutes_are_kept_with_the_account_and_checked(tmp_path: Path) -> No
         assert (await rude.http.get("/api/me/mutes")).json() == {"muted": []}  # their own
         for c in (me, rude, other, second):
             await c.close()
+
+
+async def test_each_new_guest_clears_away_old_guests_nobody_can_be_again(tmp_path: Path) -> None:
+    """A guest made 31 days ago that signed out (a guest has no password: nobody can be it again)
+    and never played is removed, with its starting grant, once the next guests are made."""
+    from datetime import UTC, datetime, timedelta
+
+    from sqlalchemy import select, update
+
+    from baida.server.store.models import User
+
+    async with running_hall(tmp_path) as hall:
+        gone = await Client(hall).guest()
+        assert (await gone.post("/api/logout")).status_code in (200, 204)
+        store = hall.runtime.store
+        with store.engine.begin() as connection:
+            connection.execute(update(User).where(User.id == gone.me["id"]).values(
+                created_at=datetime.now(UTC) - timedelta(days=31)))
+        later = [await Client(hall).guest() for _ in range(2)]
+        await hall.quiet()
+        with store.engine.connect() as connection:
+            left = set(connection.scalars(select(User.id)))
+        assert gone.me["id"] not in left and {c.me["id"] for c in later} <= left
+        assert store.ledger.check().ok
+        for client in [gone, *later]:
+            await client.http.aclose()

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from .database import Sessions
 from .errors import AccountSuspended, AuthenticationFailed, InvalidRequest, NameTaken, NotFound
+from .guests import prune_guests, start_key
 from .ledger import Ledger
 from .logins import close, count, lookup, open_session, revoke_all
 from .models import User, Wallet
@@ -116,7 +117,7 @@ class Accounts:
         session.add(wallet)
         session.flush()
         if self._starting_balance:
-            self._ledger.writer(session, now).grant(f"start:{user.id}", user.id,
+            self._ledger.writer(session, now).grant(start_key(user.id), user.id,
                                                     self._starting_balance)
             session.refresh(wallet)  # the grant updated the row with Core
         return _account(user, wallet)
@@ -244,6 +245,11 @@ class Accounts:
             return _account(user, wallet)
 
         return self._sessions.transact(work)
+
+    def prune_guests(self) -> list[int]:
+        """Remove a batch of guests nobody can sign in as and nothing refers to
+        (``store.guests``); their ids."""
+        return self._sessions.transact(lambda s: prune_guests(s, self._clock()))
 
     # ------------------------------------------------------------------ sessions
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from starlette.background import BackgroundTask
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -94,7 +95,23 @@ async def guest(request: Request) -> Response:
         return limited(refusal)
     rt.guests.made(address)
     account = await rt.db.write(lambda s: s.accounts.create_guest())
-    return await open_session(rt, account, 201)
+    response = await open_session(rt, account, 201)
+    response.background = BackgroundTask(prune_guests, rt)  # once the guest has its answer
+    return response
+
+
+async def prune_guests(rt: Runtime) -> None:
+    """Remove a batch of guests nobody can be again (``store.guests``): each new guest pays
+    for the old ones, so the accounts grow no faster than the people who keep theirs."""
+    assert rt.db is not None
+    try:
+        gone = await rt.db.write(lambda s: s.accounts.prune_guests())
+    except Exception as exc:  # another node's at the same moment, the store busy: next time
+        log.warning("pruning guests failed: %s", exc, extra=fields("guests_pruned_failed"))
+        return
+    if gone:
+        log.info("%d guests pruned", len(gone), extra=fields(
+            "guests_pruned", count=len(gone), first=gone[0], last=gone[-1]))
 
 
 def _check_words(rt: Runtime, name: str) -> None:

@@ -64,11 +64,11 @@ def test_only_guests_nobody_can_be_and_nothing_refers_to_are_removed(databases: 
 
     # a new guest's row has its session a moment later: nothing goes within the grace
     now[0] += GRACE - timedelta(seconds=1)
-    assert accounts.prune_guests() == []
+    assert accounts.prune_guests() == ([], 0)
     accounts.open_session(alive)
     now[0] += timedelta(seconds=1)
-    assert accounts.prune_guests() == gone
-    assert accounts.prune_guests() == []
+    assert accounts.prune_guests() == (gone, 0)
+    assert accounts.prune_guests() == ([], 0)
     users, wallets, txns, entries = counts(store)
     assert (users, wallets, txns, entries) == (before[0] - 3, before[1] - 3, before[2] - 3,
                                                before[3] - 6)
@@ -84,7 +84,7 @@ def test_only_guests_nobody_can_be_and_nothing_refers_to_are_removed(databases: 
     # account is the newest
     now[0] += timedelta(days=SESSION_DAYS)
     accounts.register("Bob", "password1")
-    assert accounts.prune_guests() == [alive, newest]
+    assert accounts.prune_guests() == ([alive, newest], 0)
     assert store.ledger.check().ok
 
 
@@ -94,6 +94,10 @@ def test_a_batch_is_at_most_its_limit_and_the_next_call_goes_on(databases: Any) 
     made = [store.accounts.create_guest().id for _ in range(7)]
     now[0] += GRACE
     with store.engine.begin() as connection, Session(bind=connection) as session:
-        assert prune_guests(session, now[0], limit=4) == made[:4]
-    assert store.accounts.prune_guests() == made[4:6]  # the newest stays
+        # a batch of 4: the next call goes on after its last
+        assert prune_guests(session, now[0], limit=4) == (made[:4], made[3])
+        # a window of ids: the next call starts after it, and back at 0 past the newest
+        assert prune_guests(session, now[0], made[3], window=1) == ([made[4]], made[4])
+        assert prune_guests(session, now[0], made[4], window=10) == ([made[5]], 0)
+    assert store.accounts.prune_guests() == ([], 0)  # the newest stays
     assert store.ledger.check().ok

@@ -246,10 +246,10 @@ class Accounts:
 
         return self._sessions.transact(work)
 
-    def prune_guests(self) -> list[int]:
-        """Remove a batch of guests nobody can sign in as and nothing refers to
-        (``store.guests``); their ids."""
-        return self._sessions.transact(lambda s: prune_guests(s, self._clock()))
+    def prune_guests(self, after: int = 0) -> tuple[list[int], int]:
+        """Remove a batch of guests nobody can sign in as and nothing refers to, among a window
+        of ids after the cursor ``after`` (``store.guests``): (their ids, the next cursor)."""
+        return self._sessions.transact(lambda s: prune_guests(s, self._clock(), after))
 
     # ------------------------------------------------------------------ sessions
 

@@ -104,8 +104,9 @@ async def prune_guests(rt: Runtime) -> None:
     """Remove a batch of guests nobody can be again (``store.guests``): each new guest pays
     for the old ones, so the accounts grow no faster than the people who keep theirs."""
     assert rt.db is not None
+    after = rt.guest_sweep
     try:
-        gone = await rt.db.write(lambda s: s.accounts.prune_guests())
+        gone, rt.guest_sweep = await rt.db.write(lambda s: s.accounts.prune_guests(after))
     except Exception as exc:  # another node's at the same moment, the store busy: next time
         log.warning("pruning guests failed: %s", exc, extra=fields("guests_pruned_failed"))
         return

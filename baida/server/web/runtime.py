@@ -98,6 +98,7 @@ class Runtime:
         self.adopt: Callable[[socket.socket, bytes], None] | None = None
         self.handoffs: Any = None  # a node's HandoffListener
         self.node_metrics: Any = None  # a node's NodeMetrics: /metrics of every node
+        self.guest_sweep = 0  # where the next pruning of guests looks (``store.guests``)
         self.store: Any = None
         self.db: StoreWriter | None = None
         self.hall: Hall | None = None

@@ -1,8 +1,9 @@
 """What one stranger's fastest tables cost the hall.
 
 A guest makes as many tables as the hall lets one account host (3), each with the fastest
-timing the hall accepts from a player: every pause and limit 0 (its own turn's too, so 托管
-plays its seat from the first turn) and the bots at the hall's ``--min-bot-time``. It sits at
+timing the hall accepts from a player: every pause and claim window 0, and the bots, the own
+turn and the 三摊 question at the hall's ``--min-bot-time`` (so 托管 plays the seat from its
+first turn on). It sits at
 each with three bots and keeps the sockets open (so the floor of a table nobody is at does not
 apply), and starts a new match whenever one ends. For each floor a fresh ``baida serve``
 (SQLite, one bot worker) is measured for ``--seconds`` after ``--warmup``: the hands played a
@@ -35,8 +36,8 @@ HOST_LIMIT = 3  # tables one account may host (``MAX_TABLES_PER_HOST``)
 
 def fastest(floor: float) -> dict[str, Any]:
     """The fastest timing a hall with this floor takes from a player."""
-    return {"pause": 0, "claim": 0, "turn": 0, "bank": 0, "santan": 0, "bot_turn": floor,
-            "bot_claim": 0, "between_hands": 0}
+    return {"pause": 0, "claim": 0, "turn": floor, "bank": 0, "santan": floor,
+            "bot_turn": floor, "bot_claim": 0, "between_hands": 0}
 
 
 class Seat:

@@ -26,6 +26,8 @@ pytestmark = pytest.mark.anyio
 # waits for them while they are there (the bots do not)
 ZERO = {"pause": 0, "claim": 0, "turn": None, "bank": 0, "santan": 0, "bot_turn": 0,
         "bot_claim": 0, "between_hands": 0}
+# the fastest a player may ask at the default --min-bot-time (no limit on the own turn)
+FASTEST = {**ZERO, "bot_turn": 0.5, "santan": 0.5}
 
 
 @pytest.fixture
@@ -147,17 +149,24 @@ async def test_a_player_may_not_make_a_table_of_bots_faster_than_the_halls_least
             return len((await host.http.get("/api/tables")).json()["tables"])
 
         before = await lobby()
-        for fast in (0, 0.49):
+        # a decision whose time runs out goes to 托管 at once: a turn (with its bank) or a
+        # 三摊 question shorter than the least is as fast as a bot
+        for fast, named in (({"bot_turn": 0}, "timing.bot_turn"),
+                            ({"bot_turn": 0.49}, "timing.bot_turn"),
+                            ({"turn": 0}, "timing.turn"),
+                            ({"turn": 0.2, "bank": 0.2}, "timing.turn"),
+                            ({"santan": 0.1}, "timing.santan")):
+            timing = {**FASTEST, **fast}
             r = await host.post("/api/tables", {"ruleset": "jiaxing", "hands": 1,
-                                                "timing": {**ZERO, "bot_turn": fast}})
-            assert r.status_code == 400, r.text
+                                                "timing": timing})
+            assert r.status_code == 400, (fast, r.text)
             said = r.json()["error"]
-            assert "timing.bot_turn" in said and "at least 0.5 seconds" in said, said
+            assert named in said and "at least 0.5 seconds" in said, said
         # nothing was made: the host still has all three of their tables to make
         assert await lobby() == before
-        for _ in range(3):
+        for timing in (FASTEST, {**FASTEST, "turn": 0.25, "bank": 0.25}, {**FASTEST, "turn": 0.5}):
             r = await host.post("/api/tables", {"ruleset": "wenling", "hands": 1,
-                                                "timing": {**ZERO, "bot_turn": 0.5}})
+                                                "timing": timing})
             assert r.status_code == 201, r.text
         assert await lobby() == before + 3
         await host.http.aclose()
@@ -166,13 +175,13 @@ async def test_a_player_may_not_make_a_table_of_bots_faster_than_the_halls_least
 async def test_at_the_least_turn_time_a_watched_table_of_bots_takes_it_every_turn(
         tmp_path: Path) -> None:
     """Seated on 托管 with the socket open (the floor of a table nobody is at does not apply:
-    the own turn's limit is 0, so 托管 takes the seat at once), everything else at 0: a bot's
+    the own turn's limit is the least, so 托管 takes the seat then), everything else at 0: a bot's
     or 托管's turn is never handed out sooner than 0.5 s after the one before, so a hand takes
     at least half a second a discard."""
     async with running_hall(tmp_path, min_bot_time=MIN_BOT_TIME) as hall:
         me = await Client(hall).guest()
         table_id = await table_with_bots(hall, me, hands=1, timing={
-            **ZERO, "turn": 0, "bot_turn": MIN_BOT_TIME})
+            **FASTEST, "turn": MIN_BOT_TIME})
         actor = hall.runtime.hall.get(table_id)
         assert actor is not None
         turns: list[float] = []

@@ -203,3 +203,28 @@ async def test_the_operator_finds_a_player_by_name_and_pages_through_the_rest(
         long = await boss.http.get("/api/admin", params={"q": "x" * 41})
         assert long.status_code == 400 and "at most 40" in long.json()["error"]
         await boss.close()
+
+
+async def test_the_house_bonus_to_winners_is_refused_at_a_silver_table(tmp_path: Path) -> None:
+    """At a 银子 table a hand's payments must sum to 0: a table with the house's bonus to every
+    winner (``winner_bonus_points``) could not pay its first win and stood still. Refused, by
+    name; a 积分 table keeps it, and the operator's standing tables are checked the same way."""
+    from baida.server.tables.config import ConfigError
+    from baida.server.tables.hall import StandingTables
+
+    bonus = {"options": {"winner_bonus_points": 1}}
+    async with running_hall(tmp_path) as hall:
+        host = await Client(hall).guest()
+        r = await host.post("/api/tables", {"ruleset": "jiaxing", "hands": 1, "stakes": "silver",
+                                            "fee": 1, **bonus})
+        assert r.status_code == 400, r.text
+        assert "winner_bonus_points" in r.json()["error"]
+        assert "银子" in r.json()["error"]
+        r = await host.post("/api/tables", {"ruleset": "jiaxing", "hands": 1, **bonus})
+        assert r.status_code == 201, r.text
+        assert r.json()["table"]["options"]["winner_bonus_points"] == 1
+        await host.http.aclose()
+    with pytest.raises(ConfigError, match="standing tables: options.winner_bonus_points"):
+        StandingTables("jiaxing", 1, extra=bonus).config(True)
+    assert StandingTables("jiaxing", 1, stakes="points", extra=bonus).config(True).options[
+        "winner_bonus_points"] == 1

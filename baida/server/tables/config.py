@@ -128,6 +128,20 @@ class TableConfig:
                    penalty)
 
 
+def new_table_refusal(cfg: TableConfig) -> str | None:
+    """Why a new table (a player's or the operator's) may not be made with ``cfg``, beyond
+    what ``from_json`` checks (None: it may). Only new tables: a stored one is opened as it is.
+
+    At a 银子 table every hand's payments must sum to 0 (the ledger moves 银子 from losers to
+    winners and takes nothing from the house), so the house's bonus to every winner
+    (``winner_bonus_points``, a platform reward in one rule document) is for 积分 tables: at a
+    银子 table the first win could not be paid, and the table stood still."""
+    if cfg.stakes == "silver" and cfg.options.get("winner_bonus_points"):
+        return ("options.winner_bonus_points: the house pays no bonus at a 银子 table "
+                "(payments there sum to 0); use it at a 积分 table (stakes 'points')")
+    return None
+
+
 def _int(obj: dict[str, Any], name: str, default: int, lo: int, hi: int) -> int:
     value = obj.get(name, default)
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:

@@ -22,7 +22,7 @@ from .actor import BETWEEN, CLOSED, PLAYING, WAITING, TableActor, TableInfo
 from .botpool import BotPool
 from .chat_filter import ChatWordList
 from .clock import Clock
-from .config import ConfigError, TableConfig
+from .config import ConfigError, TableConfig, new_table_refusal
 from .connection import User
 from .idle import IDLE_SECONDS, IdleTables, unattended
 from .pace import MIN_BOT_TIME, UNATTENDED_PACE, bot_time_refusal
@@ -72,7 +72,11 @@ class StandingTables:
         if self.stakes == "silver":
             obj["fee"] = self.fee
             obj["escape_penalty"] = self.escape_penalty
-        return TableConfig.from_json(obj)
+        cfg = TableConfig.from_json(obj)
+        refusal = new_table_refusal(cfg)
+        if refusal is not None:
+            raise ConfigError(f"standing tables: {refusal}")
+        return cfg
 
 
 # Rulesets whose hall splits its numbers between 吃 and no 吃. The Jiaxing document (seed 000,
@@ -304,9 +308,9 @@ class Hall:
     async def create_table(self, request: Any, host: User) -> TableActor:
         """A table a player asked for (validated ``TableConfig`` JSON)."""
         cfg = TableConfig.from_json(request)
-        too_fast = bot_time_refusal(cfg.timing.bot_turn, self.min_bot_time)
-        if too_fast is not None:
-            raise ConfigError(too_fast)
+        refusal = new_table_refusal(cfg) or bot_time_refusal(cfg.timing, self.min_bot_time)
+        if refusal is not None:
+            raise ConfigError(refusal)
         if self.ownership is not None and self.ownership.keeper.is_draining:
             raise HallError("this server is being stopped: try again in a moment", "stopping")
         mine = {a.id for a in self.tables.values() if a.info.host == host.id and a.status != CLOSED}

@@ -108,3 +108,28 @@ async def test_a_host_at_the_limit_loses_the_oldest_table_nobody_sits_at(
         assert r.status_code == 400 and r.json()["code"] == "host_limit"
         assert await listed(hall, host) >= {tables[0], tables[2], fourth}
         await host.close()
+
+
+async def test_requests_sent_at_once_make_no_more_tables_than_the_limit(tmp_path: Path) -> None:
+    """Twelve table requests of one host sent at once: the host holds three tables after
+    (nobody sits at them, so each new one closes the oldest; each request used to see the
+    host's tables before any was made, and twelve stayed open); quick plays sent at once all
+    sit at one table."""
+    import asyncio
+
+    async with running_hall(tmp_path) as hall:
+        host = await Client(hall).guest()
+        answers = await asyncio.gather(*(
+            host.post("/api/tables", {"ruleset": "jiaxing", "hands": 1}) for _ in range(12)))
+        assert {r.status_code for r in answers} == {201}
+        hosted = [a for a in hall.runtime.hall.tables.values()
+                  if a.info.host == host.me["id"] and a.status != "closed"]
+        assert len(hosted) == MAX_TABLES_PER_HOST, len(hosted)
+        player = await Client(hall).guest()
+        quick = await asyncio.gather(*(
+            player.post("/api/quickplay", {"ruleset": "wenling"}) for _ in range(6)))
+        assert {r.status_code for r in quick} <= {200, 201}, [r.text for r in quick]
+        assert len({r.json()["table"]["id"] for r in quick}) == 1
+        assert len(hall.runtime.hall._hosting) == 0  # no lock is left behind
+        await host.http.aclose()
+        await player.http.aclose()

@@ -25,6 +25,7 @@ from .clock import Clock
 from .config import ConfigError, TableConfig, new_table_refusal
 from .connection import User
 from .idle import IDLE_SECONDS, IdleTables, unattended
+from .keyed_lock import KeyedLocks
 from .pace import MIN_BOT_TIME, UNATTENDED_PACE, bot_time_refusal
 
 log = logging.getLogger(__name__)
@@ -162,6 +163,7 @@ class Hall:
         self.tables: dict[int, TableActor] = {}
         self.ownership: Any = None  # a node of several: its tables by lease (``Ownership``)
         self._jobs: set[Any] = set()  # other nodes' requests in progress
+        self._hosting = KeyedLocks()  # one table request of a host at a time
         self._numbered: dict[str, int] = {}  # the highest number of an open table at start
         # table -> the hand in play, its round and its people by seat (for the logs)
         self._hands: dict[int, tuple[int, Any, list[int | None]]] = {}
@@ -306,7 +308,13 @@ class Hall:
         )
 
     async def create_table(self, request: Any, host: User) -> TableActor:
-        """A table a player asked for (validated ``TableConfig`` JSON)."""
+        """A table a player asked for (validated ``TableConfig`` JSON). One host's requests
+        are taken one at a time: counted together, requests sent at once each saw the tables
+        of the host before any of them was made, and all were granted."""
+        async with self._hosting.hold(host.id):
+            return await self._host_table(request, host)
+
+    async def _host_table(self, request: Any, host: User) -> TableActor:
         cfg = TableConfig.from_json(request)
         refusal = new_table_refusal(cfg) or bot_time_refusal(cfg.timing, self.min_bot_time)
         if refusal is not None:
@@ -337,17 +345,18 @@ class Hall:
         if ruleset not in rulesets.names():
             raise ConfigError(f"ruleset: {rulesets.expected_names()}")
         kind = "practice" if practice else "quick"
-        for actor in self.tables.values():
-            if actor.info.host == user.id and actor.config.private and actor.status != CLOSED:
-                if actor.config.ruleset == ruleset and actor.quick == kind:
-                    return actor
-        config: dict[str, Any] = {"ruleset": ruleset, "private": True, "stakes": "points",
-                                  "hands": 4}
-        if practice:
-            config["timing"] = PRACTICE_TIMING
-        actor = await self.create_table(config, user)
-        actor.quick = kind
-        return actor
+        async with self._hosting.hold(user.id):
+            for actor in self.tables.values():
+                if actor.info.host == user.id and actor.config.private and actor.status != CLOSED:
+                    if actor.config.ruleset == ruleset and actor.quick == kind:
+                        return actor
+            config: dict[str, Any] = {"ruleset": ruleset, "private": True, "stakes": "points",
+                                      "hands": 4}
+            if practice:
+                config["timing"] = PRACTICE_TIMING
+            actor = await self._host_table(config, user)
+            actor.quick = kind
+            return actor
 
     def get(self, table_id: int) -> TableActor | None:
         actor = self.tables.get(table_id)

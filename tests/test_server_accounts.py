@@ -353,3 +353,25 @@ async def test_each_new_guest_clears_away_old_guests_nobody_can_be_again(tmp_pat
         assert store.ledger.check().ok
         for client in [gone, *later]:
             await client.http.aclose()
+
+
+async def test_attempts_sent_at_once_are_counted_one_by_one(tmp_path: Path) -> None:
+    """Registrations and wrong passwords sent at once from one address: each is counted
+    before the next is looked at (all of them used to pass the limit before the first was
+    counted: 30 registrations where 10 an hour may, 35 guesses where a name allows 10)."""
+    import asyncio
+
+    async with running_hall(tmp_path, guests_per_hour=10) as hall:
+        owner = await registered(hall)  # the first of the address's 10 new accounts
+        async with httpx.AsyncClient(base_url=hall.base) as http:
+            made = await asyncio.gather(*(http.post("/api/register", json={
+                "name": f"Racer{i}", "password": "a long password"})
+                for i in range(30)))
+            codes = [r.status_code for r in made]
+            assert codes.count(201) == 9 and codes.count(429) == 21, codes
+        async with httpx.AsyncClient(base_url=hall.base) as http:
+            guesses = await asyncio.gather(*(http.post("/api/login", json={
+                "name": OWNER["name"], "password": f"wrong {i}"}) for i in range(35)))
+            codes = [r.status_code for r in guesses]
+            assert codes.count(401) == NAME_FAILURES and codes.count(429) == 35 - NAME_FAILURES
+        await owner.http.aclose()

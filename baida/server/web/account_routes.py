@@ -16,6 +16,7 @@ from starlette.routing import Route
 
 from ..ops.logs import fields
 from ..store.errors import AccountSuspended, AuthenticationFailed, NotFound
+from ..store.names import MAX_LENGTH
 from .api import (
     ApiError,
     _path_int,
@@ -28,7 +29,7 @@ from .api import (
     set_session_cookie,
 )
 from .auth import COOKIE, DEVICE_COOKIE, DEVICE_DAYS
-from .limits import Refusal, login_key
+from .limits import Refusal, address_key, login_key
 from .runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -117,7 +118,10 @@ async def prune_guests(rt: Runtime) -> None:
 
 def _check_words(rt: Runtime, name: str) -> None:
     """A name may not hold a word of the operator's chat list (``--chat-filter``): everyone
-    at a table reads it."""
+    at a table reads it. A name far too long for any name is left to the name's own check
+    (masking 60,000 characters took a quarter of a second of the event loop)."""
+    if len(name) > 8 * MAX_LENGTH:
+        return
     if rt.chat_filter is not None and rt.chat_filter.mask(name) != name:
         raise ApiError(400, "this name holds a word the hall does not allow", "name_not_allowed")
 
@@ -137,20 +141,24 @@ async def register(request: Request) -> Response:
             return error(403, "missing or wrong X-CSRF-Token")
     address = client_address(request)
     upgrade = current is not None and current.is_guest  # the guest's account: nothing new
-    refusal = rt.logins.admit(address, None) or (
-        None if upgrade else rt.guests.refusal(address, registering=True))
-    if refusal is not None:
-        if refusal.code == "accounts_limited":
-            log.warning("registration refused: too many new accounts from one address",
-                        extra=fields("accounts_limited", address=address))
-        return limited(refusal)
-    _check_words(rt, name)
-    if upgrade:
-        account = await rt.hashing(
-            lambda s: s.accounts.upgrade_guest(current.id, password, name=name))
-    else:
-        account = await rt.hashing(lambda s: s.accounts.register(name, password))
-        rt.guests.made(address)  # a new account, with the starting balance
+    async with rt.signing.hold(("address", address_key(address))):
+        # one at a time per address: each is counted before the next is looked at (sent at
+        # once, they all passed the limit before the first was counted)
+        refusal = rt.logins.admit(address, None) or (
+            None if upgrade else rt.guests.refusal(address, registering=True))
+        if refusal is not None:
+            if refusal.code == "accounts_limited":
+                log.warning("registration refused: too many new accounts from one address",
+                            extra=fields("accounts_limited", address=address))
+            return limited(refusal)
+        _check_words(rt, name)
+        if upgrade:
+            account = await rt.hashing(
+                lambda s: s.accounts.upgrade_guest(current.id, password, name=name))
+        else:
+            account = await rt.hashing(lambda s: s.accounts.register(name, password))
+            rt.guests.made(address)  # a new account, with the starting balance
+    if not upgrade:
         await _close_current(request)
     return await open_session(rt, account, 201, device=True)
 
@@ -163,21 +171,26 @@ async def login(request: Request) -> Response:
     password = field(data, "password")
     address = client_address(request)
     device = _device(request)
-    refusal = rt.logins.admit(address, name, device)
-    if refusal is not None:
-        rt.metrics.logins.labels(outcome="limited").inc()
-        log.warning("sign-in refused: %s", refusal.code, extra=fields(
-            "login_limited", login=name[:40], address=address, limit=refusal.code))
-        return limited(refusal)
-    try:
-        account = await rt.hashing(lambda s: s.accounts.authenticate(name, password))
-    except (AuthenticationFailed, AccountSuspended) as exc:
-        rt.logins.failed(address, name, device)
-        rt.metrics.logins.labels(outcome="failed").inc()
-        log.info("sign-in failed", extra=fields(
-            "login_failed", login=name[:40], address=address, known_device=device is not None,
-            reason="suspended" if isinstance(exc, AccountSuspended) else "credentials"))
-        raise
+    # one attempt at a time per address, then per name (always in that order): each wrong
+    # password is counted before the next attempt is looked at
+    async with rt.signing.hold(("address", address_key(address))), \
+            rt.signing.hold(("name", login_key(name))):
+        refusal = rt.logins.admit(address, name, device)
+        if refusal is not None:
+            rt.metrics.logins.labels(outcome="limited").inc()
+            log.warning("sign-in refused: %s", refusal.code, extra=fields(
+                "login_limited", login=name[:40], address=address, limit=refusal.code))
+            return limited(refusal)
+        try:
+            account = await rt.hashing(lambda s: s.accounts.authenticate(name, password))
+        except (AuthenticationFailed, AccountSuspended) as exc:
+            rt.logins.failed(address, name, device)
+            rt.metrics.logins.labels(outcome="failed").inc()
+            log.info("sign-in failed", extra=fields(
+                "login_failed", login=name[:40], address=address,
+                known_device=device is not None,
+                reason="suspended" if isinstance(exc, AccountSuspended) else "credentials"))
+            raise
     rt.metrics.logins.labels(outcome="ok").inc()
     await _close_current(request)
     return await open_session(rt, account, device=True)

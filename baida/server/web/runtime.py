@@ -28,6 +28,7 @@ from ..tables.chat_filter import ChatWordList
 from ..tables.clock import Clock, LoopClock
 from ..tables.connection import Connection, User
 from ..tables.hall import Hall
+from ..tables.keyed_lock import KeyedLocks
 from .auth import RoomCodeLimiter, SessionCodec, load_secret
 from .client_limits import Limits, TrustedProxies
 from .limits import GuestLimiter, LoginGate
@@ -99,6 +100,7 @@ class Runtime:
         self.handoffs: Any = None  # a node's HandoffListener
         self.node_metrics: Any = None  # a node's NodeMetrics: /metrics of every node
         self.guest_sweep = 0  # where the next pruning of guests looks (``store.guests``)
+        self.signing = KeyedLocks()  # sign-ins and registrations: one at a time per address
         self.store: Any = None
         self.db: StoreWriter | None = None
         self.hall: Hall | None = None

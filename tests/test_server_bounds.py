@@ -240,6 +240,11 @@ async def test_forwarded_addresses_count_only_from_a_configured_proxy(tmp_path: 
         # a client's own X-Forwarded-For before the proxy's entry is not believed
         assert await _refusals(hall, ["1.1.1.1, 10.0.0.8", "2.2.2.2, 10.0.0.8",
                                       "3.3.3.3, 10.0.0.8"]) == [False, False, True]
+        # an IPv6 subscriber's /64 is one address (it may draw any address of it)
+        assert await _refusals(hall, ["2001:db8:1:2::1", "2001:db8:1:2::2",
+                                      "2001:db8:1:2:ffff::3"]) == [False, False, True]
+        assert await _refusals(hall, ["2001:db8:1:2::1", "2001:db8:1:3::1",
+                                      "2001:db8:1:4::1"]) == [False, False, False]
 
 
 def test_trusted_proxies_take_addresses_and_networks() -> None:

@@ -225,3 +225,23 @@ async def test_a_suspension_puts_the_account_out_of_its_tables(tmp_path: Path) -
         assert (await culprit.http.get("/api/me")).status_code == 401
         for c in (*people, watching, boss):
             await c.close()
+
+
+async def test_room_code_guesses_count_an_ipv6_subscribers_64_as_one_address(
+        tmp_path: Path) -> None:
+    """Behind a proxy, guesses from new accounts at addresses of one IPv6 /64 share the
+    address's limit (a subscriber may draw any address of its /64); another /64 is another."""
+    async with running_hall(tmp_path, forwarded_allow_ips="127.0.0.1") as hall:
+        clients = []
+        for i in range(ROOM_FAILURES + 1):
+            c = await Client(hall).guest()
+            clients.append(c)
+            r = await c.http.post("/api/rooms", json={"code": f"NOPE{i:02d}"}, headers={
+                **c.headers(), "X-Forwarded-For": f"2001:db8:7:7::{i + 1:x}"})
+            assert r.status_code == (404 if i < ROOM_FAILURES else 429), (i, r.text)
+        other = await Client(hall).guest()
+        r = await other.http.post("/api/rooms", json={"code": "NOPE"}, headers={
+            **other.headers(), "X-Forwarded-For": "2001:db8:7:8::1"})
+        assert r.status_code == 404
+        for c in [*clients, other]:
+            await c.close()

@@ -38,6 +38,7 @@ from ..tables.connection import User
 from ..tables.hall import HallError
 from .auth import COOKIE
 from .guard import MAX_BODY, MAX_RECORD
+from .limits import address_key
 from .review import decision_review, hand_review
 from .runtime import HashingBusy, Runtime
 from .verify import verify_record
@@ -423,7 +424,7 @@ async def _enter_room(request: Request, code: Any) -> Response:
     rt = runtime_of(request)
     assert rt.hall is not None
     user = _user(request)
-    address = client_address(request)
+    address = address_key(client_address(request))  # an IPv6 address counts as its /64
     if rt.room_limiter.blocked(address, user.id):
         return error(429, "too many wrong room codes; try again in a few minutes",
                      "room_codes_limited")

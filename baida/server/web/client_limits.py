@@ -16,6 +16,8 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .limits import address_key
+
 TOO_MANY = (b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\n"
             b"content-length: 58\r\nconnection: close\r\n\r\n"
             b'{"error":"too many connections from your address; wait"}\n\n')
@@ -128,13 +130,14 @@ def guarded_http(base: type[asyncio.Protocol], limits: Limits) -> type[asyncio.P
             peername = transport.get_extra_info("peername")
             peer = peername[0] if isinstance(peername, tuple) else None
             if peer is not None and peer not in limits.proxies:
-                if not limits.connections.take(peer, limits.connections_per_address):
+                key = address_key(peer)  # an IPv6 address counts as its /64
+                if not limits.connections.take(key, limits.connections_per_address):
                     transport.write(TOO_MANY)
                     transport.close()
                     self.transport = transport
                     self._refused = True
                     return
-                self._peer = peer
+                self._peer = key
             self._refused = False
             super().connection_made(transport)
             self._arm()

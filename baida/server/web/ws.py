@@ -22,6 +22,7 @@ from ..tables import protocol as P
 from ..tables.actor import CLOSED, TableActor
 from ..tables.connection import Connection, SocketWriter, User
 from .auth import COOKIE
+from .limits import address_key
 from .runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -162,12 +163,13 @@ class TableSession:
         """Count this socket for its address and account, if both are under their caps."""
         limits = self.runtime.limits
         sockets = limits.sockets
-        if not sockets.take(("address", self.address), limits.sockets_per_address):
+        where = ("address", address_key(self.address))  # an IPv6 address counts as its /64
+        if not sockets.take(where, limits.sockets_per_address):
             return False
         if not sockets.take(("account", user.id), limits.sockets_per_account):
-            sockets.give_back(("address", self.address))
+            sockets.give_back(where)
             return False
-        self._held = [("address", self.address), ("account", user.id)]
+        self._held = [where, ("account", user.id)]
         return True
 
     def closed(self) -> None:

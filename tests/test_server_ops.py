@@ -289,6 +289,44 @@ async def test_metrics_after_a_played_hand(tmp_path: Path) -> None:
         await me.close()
 
 
+async def test_metrics_are_read_from_the_operators_machines_only_never_through_a_proxy(
+        tmp_path: Path) -> None:
+    """Its counts move with what people do (read while a table pauses after a discard, the
+    actions and messages sent say someone had a claim window): the operator's scraper reads
+    them, from ``--metrics-from`` (this machine by default), never through the proxy."""
+    async with running_hall(tmp_path / "a", forwarded_allow_ips="127.0.0.1") as hall:
+        http = httpx.AsyncClient(base_url=hall.base)
+        assert (await http.get("/metrics")).status_code == 200  # this machine, directly
+        for header in ({"X-Forwarded-For": "203.0.113.9"}, {"X-Forwarded-For": "127.0.0.1"},
+                       {"Forwarded": "for=198.51.100.7"}):
+            r = await http.get("/metrics", headers=header)
+            assert r.status_code == 403 and r.json()["code"] == "not_allowed", header
+            assert "baida_" not in r.text
+        await http.aclose()
+    async with running_hall(tmp_path / "b", metrics_from="10.9.0.0/16") as hall:
+        http = httpx.AsyncClient(base_url=hall.base)
+        assert (await http.get("/metrics")).status_code == 403  # not one of those networks
+        await http.aclose()
+
+
+def test_serve_takes_who_may_read_metrics_and_gives_it_to_every_node(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import argparse
+
+    from baida.cli import main
+    from baida.server.serve_cli import add_arguments, node_flags, settings_from
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    assert settings_from(parser.parse_args([])).metrics_from == "127.0.0.1/8,::1"
+    args = parser.parse_args(["--nodes", "2", "--metrics-from", "10.1.0.0/16,::1"])
+    assert settings_from(args).metrics_from == "10.1.0.0/16,::1"
+    flags = node_flags(args)
+    assert flags[flags.index("--metrics-from") + 1] == "10.1.0.0/16,::1"
+    assert main(["serve", "--metrics-from", "10.1.0.0/33"]) == 2
+    assert "--metrics-from" in capsys.readouterr().err
+
+
 # ------------------------------------------------------------------ a player's own data
 
 

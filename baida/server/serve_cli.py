@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from .nodes.role import NodeRole, handoff_folder
 from .ops.paths import default_data_dir
 from .tables.pace import MIN_BOT_TIME, UNATTENDED_PACE
+from .web.metrics_access import METRICS_FROM
 
 if TYPE_CHECKING:  # the command line imports this module; the hall only when it runs
     from .web.settings import HallSettings
@@ -60,6 +61,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="proxies (addresses or networks, comma-separated; * for any) "
                         "whose X-Forwarded-For names the client (default: none, every "
                         "limit counts the connecting address)")
+    parser.add_argument("--metrics-from", default=METRICS_FROM, metavar="NETWORKS",
+                        help="who may read /metrics: addresses or networks, comma-separated, "
+                        "* for any (default: this machine); never through a proxy (a request "
+                        "with X-Forwarded-For is refused)")
     parser.add_argument("--password-workers", type=int, default=1, metavar="N",
                         help="threads that hash passwords at once (default 1; logins "
                         "beyond wait their turn, play is not slowed)")
@@ -120,6 +125,7 @@ def settings_from(args: argparse.Namespace) -> HallSettings:
         sockets_per_address=args.max_sockets_per_address,
         sockets_per_account=args.max_sockets_per_account,
         forwarded_allow_ips=args.forwarded_allow_ips,
+        metrics_from=args.metrics_from,
         password_workers=args.password_workers,
         chat_filter=args.chat_filter,
         unattended_pace=args.unattended_pace,
@@ -169,6 +175,7 @@ def node_flags(args: argparse.Namespace) -> list[str]:
              "--max-sockets-per-address", str(args.max_sockets_per_address),
              "--max-sockets-per-account", str(args.max_sockets_per_account),
              "--forwarded-allow-ips", args.forwarded_allow_ips,
+             "--metrics-from", args.metrics_from,
              "--password-workers", str(args.password_workers),
              "--unattended-pace", str(args.unattended_pace),
              "--min-bot-time", str(args.min_bot_time),
@@ -230,6 +237,11 @@ def run(args: argparse.Namespace) -> int:
         TrustedProxies(args.forwarded_allow_ips)
     except ValueError as exc:
         print(f"baida serve: --forwarded-allow-ips: {exc}", file=sys.stderr)
+        return 2
+    try:
+        TrustedProxies(args.metrics_from)
+    except ValueError as exc:
+        print(f"baida serve: --metrics-from: {exc}", file=sys.stderr)
         return 2
     if args.chat_filter is not None:
         from .tables.chat_filter import ChatFilter, ChatFilterError

@@ -39,6 +39,7 @@ from ..tables.hall import HallError
 from .auth import COOKIE
 from .guard import MAX_BODY, MAX_RECORD
 from .limits import address_key
+from .metrics_access import proxied
 from .review import decision_review, hand_review
 from .runtime import HashingBusy, Runtime
 from .verify import verify_record
@@ -496,7 +497,11 @@ async def live(request: Request) -> Response:
 
 
 async def metrics(request: Request) -> Response:
+    """``/metrics`` for the operator's scraper only (``metrics_access``)."""
     rt = runtime_of(request)
+    if proxied(request.headers) or client_address(request) not in rt.metrics_from:
+        return error(403, "/metrics is read by the operator's scraper only (--metrics-from)",
+                     "not_allowed")
     text = rt.metrics.render() if rt.node_metrics is None else rt.node_metrics.render_all()
     return Response(text, media_type="text/plain; version=0.0.4")
 

@@ -100,6 +100,7 @@ class Runtime:
         self.handoffs: Any = None  # a node's HandoffListener
         self.node_metrics: Any = None  # a node's NodeMetrics: /metrics of every node
         self.guest_sweep = 0  # where the next pruning of guests looks (``store.guests``)
+        self.metrics_from = TrustedProxies(settings.metrics_from)  # who may read /metrics
         self.signing = KeyedLocks()  # sign-ins and registrations: one at a time per address
         self.store: Any = None
         self.db: StoreWriter | None = None

@@ -9,6 +9,7 @@ from ..nodes.role import NodeRole
 from ..ops.paths import default_data_dir
 from ..tables.hall import DEFAULT_STANDING, StandingTables
 from ..tables.pace import MIN_BOT_TIME, UNATTENDED_PACE
+from .metrics_access import METRICS_FROM
 
 
 @dataclass(slots=True)
@@ -38,6 +39,7 @@ class HallSettings:
     sockets_per_address: int = 32  # table sockets of one address
     sockets_per_account: int = 8  # table sockets of one account
     forwarded_allow_ips: str = ""  # proxies whose X-Forwarded-For is believed ("": none)
+    metrics_from: str = METRICS_FROM  # who may read /metrics (never through a proxy)
     password_workers: int = 1  # threads hashing passwords at once
     chat_filter: Path | None = None  # the operator's words the chat masks (one a line)
     # the least seconds between two bot or 托管 decisions at a table nobody is connected to

@@ -12,14 +12,17 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 import pytest
 from bounds_support import stream_body
 from hall_harness import Client, running_hall
+from hypothesis import given
+from hypothesis import strategies as st
 from websockets.asyncio.client import connect
 
 from baida.server.nodes.forward import forwarded_request
 from baida.server.tables.hall import StandingTables
-from baida.server.web.api import MAX_NESTING, nesting
+from baida.server.web.api import MAX_CONTAINERS, MAX_NESTING, raw_nesting
 from baida.server.web.app import server_config
 from baida.server.web.client_limits import Counter, TrustedProxies
 from baida.server.web.guard import CSP, MAX_BODY
@@ -102,6 +105,13 @@ async def test_bodies_nested_too_deep_are_refused_before_anything_walks_them(
         at_limit = b"[" * (MAX_NESTING - 1) + b"]" * (MAX_NESTING - 1)
         r = await http.post("/api/waits", content=b'{"zz": ' + at_limit + b"}")
         assert r.status_code == 400 and "deeper" not in r.json()["error"]  # read as usual
+        # a record of 700,000 empty arrays (2 MiB): refused from its bytes, before it is built
+        many = b'{"actions":[' + b"[]," * 699_000 + b"[]]}"
+        r = await http.post("/api/verify", content=many)
+        assert r.status_code == 400, r.text
+        assert f"more than {MAX_CONTAINERS} arrays and objects" in r.json()["error"]
+        r = await http.post("/api/verify", content=b'{"actions":[' + b"[]," * 100 + b"[]]}")
+        assert "arrays and objects" not in r.text  # read (and found not to be a record)
         r = await http.post("/api/waits", content=b'{"ruleset": "jiaxing", "indicator": "1m",'
                             b' "concealed": ["1m","2m","3m","4m","5m","6m","7m","8m","9m",'
                             b'"1p","2p","3p","4p"]}')
@@ -129,10 +139,37 @@ async def test_a_bug_in_a_route_is_one_500_said_once_and_the_connection_stays(
         assert (await http.get("/healthz")).status_code == 200  # the same connection
 
 
+def nesting(value: Any) -> int:
+    """The obvious reference: how deep ``value``'s arrays and objects nest (a scalar: 0)."""
+    if isinstance(value, dict):
+        return 1 + max(map(nesting, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(nesting, value), default=0)
+    return 0
+
+
 def test_nesting_counts_arrays_and_objects() -> None:
-    assert [nesting(v) for v in (1, "x", [], {}, [1, [2]], {"a": {"b": [{}]}})] == \
-        [0, 0, 1, 1, 2, 4]
-    assert nesting([[[[]]], 1, {"a": [[[[[]]]]]}]) == 7
+    values = (1, "x", [], {}, [1, [2]], {"a": {"b": [{}]}}, {"[": "]]]{"}, ['\\"[', ["{"]])
+    assert [nesting(v) for v in values] == [0, 0, 1, 1, 2, 4, 1, 2]
+    assert [raw_nesting(orjson.dumps(v), 32) for v in values] == [0, 0, 1, 1, 2, 4, 1, 2]
+    assert raw_nesting(orjson.dumps([[[[]]], 1, {"a": [[[[[]]]]]}]), 32) == 7
+    assert raw_nesting(b"[" * 600 + b"]" * 600, 32) == 33  # stops past the cap
+
+
+# any JSON: strings full of brackets, quotes and backslashes, nested a few levels
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**63, 2**63 - 1) | st.text(alphabet='[]{}"\\ a\n'),
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(st.text(alphabet='[]{}"\\a', max_size=4), inner, max_size=4),
+    max_leaves=30)
+
+
+@given(JSON, st.integers(min_value=0, max_value=8))
+def test_the_bytes_nest_as_the_value_does(value: Any, cap: int) -> None:
+    raw = orjson.dumps(value)
+    assert raw_nesting(raw, cap) == min(nesting(value), cap + 1)
+    spaced = orjson.dumps(value, option=orjson.OPT_INDENT_2)
+    assert raw_nesting(spaced, cap) == min(nesting(value), cap + 1)
 
 
 async def test_ids_past_a_rows_range_are_not_found(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -49,6 +50,7 @@ log = logging.getLogger(__name__)
 # no request of the hall nests deeper than a game record (about 6 levels); deeper bodies are
 # refused before anything walks them (a hand-over to the bot workers pickles by recursion)
 MAX_NESTING = 32
+MAX_CONTAINERS = 20_000  # arrays and objects in a body (a whole hand's record: at most ~130)
 
 WAITS_CACHE_SIZE = 2048
 _WAITS_CACHE: dict[bytes, Any] = {}  # request body -> answer (oldest first)
@@ -165,32 +167,49 @@ async def body(request: Request, limit: int = MAX_BODY) -> Any:
 
 
 def decode(raw: bytes) -> Any:
-    """A request body's JSON (empty: ``{}``); a 400 when it is not JSON or nests deeper than
-    ``MAX_NESTING``."""
+    """A request body's JSON (empty: ``{}``); a 400 when it is not JSON, holds more than
+    ``MAX_CONTAINERS`` arrays and objects or nests deeper than ``MAX_NESTING``. Both are
+    counted on the bytes before anything is built (2 MiB of empty arrays took 0.4 s of the
+    event loop to decode, and 1.2 s more to walk)."""
     if not raw:
         return {}
+    brackets = _brackets(raw)
+    if len(brackets) // 2 > MAX_CONTAINERS:
+        raise ApiError(400, f"the request body holds more than {MAX_CONTAINERS} arrays and "
+                            "objects")
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError:
         raise ApiError(400, "the request body is not JSON") from None
-    if nesting(data) > MAX_NESTING:
+    if _depth(brackets, MAX_NESTING) > MAX_NESTING:
         raise ApiError(400, f"the request body nests deeper than {MAX_NESTING} levels")
     return data
 
 
-def nesting(value: Any) -> int:
-    """How deep ``value``'s arrays and objects nest (a scalar: 0), counted without recursion."""
-    deepest = 0
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        children = item.values() if isinstance(item, dict) else item if isinstance(
-            item, list) else None
-        if children is None:
-            continue
-        deepest = max(deepest, depth)
-        stack.extend((child, depth + 1) for child in children)
-    return deepest
+_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
+_INNERMOST = re.compile(rb"\[\]|\{\}")
+_NOT_BRACKET = bytes(b for b in range(256) if b not in b"[]{}")
+
+
+def _brackets(raw: bytes) -> bytes:
+    """The brackets of JSON ``raw`` outside its strings, in order (at C speed)."""
+    return _JSON_STRING.sub(b"", raw).translate(None, _NOT_BRACKET)
+
+
+def _depth(brackets: bytes, cap: int) -> int:
+    """How deep the brackets of valid JSON nest: each pass removes the innermost pairs;
+    stops at ``cap + 1``."""
+    depth = 0
+    while brackets and depth <= cap:
+        brackets = _INNERMOST.sub(b"", brackets)
+        depth += 1
+    return depth
+
+
+def raw_nesting(raw: bytes, cap: int) -> int:
+    """How deep the arrays and objects of the valid JSON ``raw`` nest (a scalar: 0), counted
+    on its bytes, up to ``cap + 1``."""
+    return _depth(_brackets(raw), cap)
 
 
 def field(obj: Any, name: str, kind: type = str, required: bool = True) -> Any:

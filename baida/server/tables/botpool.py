@@ -17,6 +17,7 @@ from functools import partial
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+REQUESTS_PER_WORKER = 2  # requests in the workers' queue at once, a worker (bots aside)
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +71,10 @@ class BotPool:
         self.warm = workers == 0  # inline: nothing to start
         self.warm_seconds: float | None = 0.0 if workers == 0 else None
         self.pids: set[int] = set()
+        # requests (a hint, a record's check, a review) hold at most this many places in the
+        # workers' queue at once: a flood of them never stands between the tables' bots and
+        # the workers (they queued without bound, and every bot waited behind them)
+        self._requests = asyncio.Semaphore(REQUESTS_PER_WORKER * max(1, workers))
         self._executor: Executor | None = None
         if workers > 0:
             context = multiprocessing.get_context("spawn")
@@ -105,12 +110,19 @@ class BotPool:
         return await asyncio.wait_for(job, self.timeout)
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """Any pure function of plain data, in a worker (inline when ``workers=0``)."""
+        """Any pure function of plain data for a request, in a worker (inline when
+        ``workers=0``), at most ``REQUESTS_PER_WORKER`` a worker at once; ``TimeoutError``
+        when it cannot start and end within ``timeout`` seconds."""
         if self._executor is None:
             return fn(*args)
-        loop = asyncio.get_running_loop()
-        job = loop.run_in_executor(self._executor, partial(fn, *args))
-        return await asyncio.wait_for(job, self.timeout)
+        began = time.monotonic()
+        await asyncio.wait_for(self._requests.acquire(), self.timeout)
+        try:
+            loop = asyncio.get_running_loop()
+            job = loop.run_in_executor(self._executor, partial(fn, *args))
+            return await asyncio.wait_for(job, max(0.0, self.timeout - (time.monotonic() - began)))
+        finally:
+            self._requests.release()
 
     def close(self) -> None:
         if self._executor is not None:

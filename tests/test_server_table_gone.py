@@ -90,3 +90,28 @@ async def test_a_private_table_away_is_gone_to_strangers(tmp_path: Path) -> None
         back()
         for c in (host, stranger, friend):
             await c.close()
+
+
+async def test_a_private_table_here_is_told_no_table_after_the_same_reads_as_a_missing_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """To someone not admitted, an open private table played here and an id that never was
+    are both ``no_table``, and both after the same reads of the store: answered from memory
+    at once, the private one was told from the missing one by the time the answer took."""
+    async with running_hall(tmp_path) as hall:
+        host = await Client(hall).guest()
+        stranger = await Client(hall).guest()
+        table = await private_table(hall, host)
+        store_tables = hall.runtime.store.tables
+        asked: list[str] = []
+        for name in ("get", "current_match"):
+            real = getattr(store_tables, name)
+            monkeypatch.setattr(store_tables, name,
+                                lambda t, real=real, name=name: (asked.append(name), real(t))[1])
+        reads = []
+        for table_id in (table["id"], table["id"] + 1000):
+            asked.clear()
+            assert await answer(hall, stranger, table_id) == GONE
+            reads.append(sorted(asked))
+        assert reads[0] == reads[1] == ["current_match", "get"], reads
+        await host.close()
+        await stranger.close()

@@ -221,6 +221,9 @@ async def _check(path: str, headers: dict[str, str], runtime: Runtime) -> Any:
     if actor is None:
         return await _absent(runtime, table_id(path), found[0])
     if not runtime.hall.may_open(actor, found[0]):
+        # the same reads as a table that is not here: answered from memory at once, a private
+        # table's id was told from a missing one's by the time the answer took
+        await _absent(runtime, actor.id, found[0])
         return NO_TABLE
     return found[0], actor
 
@@ -233,9 +236,11 @@ async def _absent(runtime: Runtime, table: int, user: User) -> _Turned:
         return NO_TABLE if table < 0 else AWAY
 
     def look(store: Any) -> tuple[Any, bool, list[int | None]]:
+        # the same two reads for every id (a missing table's too), so that the time the
+        # answer takes does not tell a private table from a missing one
+        match = store.tables.current_match(table)
         row = store.tables.get(table)
         private = row.private or bool((row.config.get("table") or {}).get("private"))
-        match = store.tables.current_match(table) if private else None
         return row, private, [] if match is None else match.seats
 
     try:

@@ -425,3 +425,31 @@ async def test_the_operators_words_are_masked_for_everyone_and_quoted_to_the_ope
         assert r.status_code == 200 and r.json()["me"]["name"] == "好人"
         for c in [*clients, watcher]:
             await c.close()
+
+
+def test_an_account_files_at_most_ten_reports_an_hour_at_all_the_tables() -> None:
+    """A pair's limit is per table: moving between tables, one person's accounts could file
+    reports without end and bury the real ones on the operator's page."""
+    from baida.server.tables.chat import REPORTS_PER_HOUR, ReportQuota
+
+    now = [0.0]
+    quota = ReportQuota(lambda: now[0])
+    assert REPORTS_PER_HOUR == 10
+    for _ in range(10):
+        assert quota.take(7)
+        now[0] += 60.0
+    assert not quota.take(7) and quota.take(8)  # another account has its own
+    now[0] = 3600.0  # the first report is an hour old: one more
+    assert quota.take(7) and not quota.take(7)
+
+
+async def test_every_table_of_the_hall_counts_reports_in_one_quota(tmp_path: Path) -> None:
+    async with running_hall(tmp_path) as hall:
+        host = await Client(hall).guest()
+        ids = []
+        for _ in range(2):
+            r = await host.post("/api/tables", {"ruleset": "jiaxing", "hands": 1})
+            ids.append(r.json()["table"]["id"])
+        quotas = {id(hall.runtime.hall.get(i).report_quota) for i in ids}
+        assert quotas == {id(hall.runtime.hall.report_quota)}
+        await host.close()

@@ -66,6 +66,30 @@ class ChatLimiter:
 
 REPORT_LINES = CHAT_LINES  # a person's last messages at the table, quoted in a report of them
 REPORT_AGAIN = 600.0  # seconds before one person may report the same person again here
+REPORTS_PER_HOUR = 10  # reports one account may file in an hour, at all of a node's tables
+
+
+class ReportQuota:
+    """Reports one account may file in an hour at any of the node's tables: a pair's limit is
+    per table, so moving between tables, one person's accounts could file reports (rows on
+    the operator's page, log lines) without end and bury the real ones."""
+
+    def __init__(self, now: Callable[[], float]) -> None:
+        self._now = now
+        self._filed: dict[int, deque[float]] = {}
+
+    def take(self, user_id: int) -> bool:
+        """Whether ``user_id`` may file one more report now (if so, it is counted)."""
+        now = self._now()
+        filed = self._filed.setdefault(user_id, deque())
+        while filed and now - filed[0] >= 3600.0:
+            filed.popleft()
+        if len(filed) >= REPORTS_PER_HOUR:
+            return False
+        filed.append(now)
+        if len(self._filed) > 10_000:  # forget those with nothing in the hour
+            self._filed = {u: d for u, d in self._filed.items() if d and now - d[-1] < 3600.0}
+        return True
 
 
 class ChatRecord:

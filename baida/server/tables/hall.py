@@ -20,6 +20,7 @@ from ..store.leases import Fence
 from ..store.writer import StoreWriter
 from .actor import BETWEEN, CLOSED, PLAYING, WAITING, TableActor, TableInfo
 from .botpool import BotPool
+from .chat import ReportQuota
 from .chat_filter import ChatWordList
 from .clock import Clock
 from .config import ConfigError, TableConfig, new_table_refusal
@@ -164,6 +165,7 @@ class Hall:
         self.ownership: Any = None  # a node of several: its tables by lease (``Ownership``)
         self._jobs: set[Any] = set()  # other nodes' requests in progress
         self._hosting = KeyedLocks()  # one table request of a host at a time
+        self.report_quota = ReportQuota(clock.now)  # reports an account may file an hour
         self._numbered: dict[str, int] = {}  # the highest number of an open table at start
         # table -> the hand in play, its round and its people by seat (for the logs)
         self._hands: dict[int, tuple[int, Any, list[int | None]]] = {}
@@ -253,6 +255,7 @@ class Hall:
                            on_change=self._table_changed, chat_filter=self.chat_filter)
         actor.on_lost = self._lost
         actor.unattended_pace = self.unattended_pace
+        actor.report_quota = self.report_quota
         if take:
             before = self.directory.owner(row.id)
             if before is not None and before != self.node:

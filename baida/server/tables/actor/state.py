@@ -14,7 +14,7 @@ from ...directory.in_process import Directory
 from ...ops.metrics import Metrics
 from ...store.leases import Fence
 from ..botpool import BotPool
-from ..chat import ChatLimiter, ChatRecord
+from ..chat import ChatLimiter, ChatRecord, ReportQuota
 from ..chat_filter import ChatWordList
 from ..clock import Clock, TimerHandle
 from ..config import TableConfig
@@ -113,6 +113,8 @@ class TableState:
         self.holding = False
         # the least seconds between two bot decisions while nobody is connected (the hall's)
         self.unattended_pace = UNATTENDED_PACE
+        # the reports a person may file an hour at all the node's tables (the hall's)
+        self.report_quota: ReportQuota | None = None
         # a write was refused because another node took the table over (the hall lets it go)
         self.on_lost: Callable[[int], None] | None = None
         # a quick-play table (one person and three bots): "quick", or "practice" (the guide's)

@@ -13,7 +13,7 @@ from typing import Any
 from ....table import Refused, SeatMode
 from ...ops.logs import fields
 from .. import protocol as P
-from ..chat import chat_text
+from ..chat import REPORTS_PER_HOUR, chat_text
 from ..connection import Connection
 from .restart import Restart
 from .seating import Seating
@@ -203,6 +203,9 @@ class TableActor(Seating, Restart):
         if not self.chat_record.may_report(conn.user.id, target.id):
             raise Refused("rate_limited", "you reported this player a moment ago; the operator "
                           "has it", "report_again")
+        if self.report_quota is not None and not self.report_quota.take(conn.user.id):
+            raise Refused("rate_limited", f"you have filed {REPORTS_PER_HOUR} reports in the "
+                          "last hour; the operator has them", "report_many")
         self.metrics.report()
         words = self.chat_record.lines(target.id)
         reporter = conn.user.id

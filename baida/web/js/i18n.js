@@ -80,6 +80,7 @@ const STRINGS = {
   "refused.report_no_one": ["这个座位上没有玩家可以举报。", "{msg}"],
   "refused.report_self": ["不能举报自己。", "{msg}"],
   "refused.report_again": ["你刚举报过这位玩家，管理员已经收到。", "{msg}"],
+  "refused.report_many": ["你这一小时已经举报了 10 次，管理员都已收到。", "{msg}"],
   "refused.rate_limited": ["发得太快了，请稍等。", "{msg}"],
   "refused.stale": ["这一步已经过去了（时间到或已有人先动）。", "{msg}"],
   "refused.no_prompt": ["现在没有轮到你决定。", "{msg}"],

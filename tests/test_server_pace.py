@@ -115,27 +115,6 @@ async def test_a_floor_of_0_leaves_the_table_its_own_pace(tmp_path: Path) -> Non
         await host.http.aclose()
 
 
-def test_serve_takes_the_floor_and_gives_it_to_every_node() -> None:
-    from baida.server.serve_cli import add_arguments, node_flags, settings_from
-
-    parser = argparse.ArgumentParser()
-    add_arguments(parser)
-    assert settings_from(parser.parse_args([])).unattended_pace == UNATTENDED_PACE
-    args = parser.parse_args(["--nodes", "2", "--unattended-pace", "0"])
-    assert settings_from(args).unattended_pace == 0.0
-    flags = node_flags(args)
-    assert flags[flags.index("--unattended-pace") + 1] == "0.0"
-
-
-@pytest.mark.parametrize("value", ["-1", "61", "nan"])
-def test_serve_refuses_a_floor_out_of_range(value: str, capsys: pytest.CaptureFixture[str]
-                                            ) -> None:
-    from baida.cli import main
-
-    assert main(["serve", "--unattended-pace", value]) == 2
-    assert "--unattended-pace" in capsys.readouterr().err
-
-
 # ------------------------------------------------------------------ the bots' least turn time
 
 
@@ -202,22 +181,32 @@ async def test_at_the_least_turn_time_a_watched_table_of_bots_takes_it_every_tur
         await me.close()
 
 
-def test_serve_takes_the_least_bot_time_and_gives_it_to_every_node() -> None:
+# ------------------------------------------------------------------ the flags
+
+FLAGS = [("--unattended-pace", "unattended_pace", UNATTENDED_PACE, "0", 0.0),
+         ("--min-bot-time", "min_bot_time", MIN_BOT_TIME, "0.2", 0.2)]
+
+
+@pytest.mark.parametrize(("flag", "name", "default", "given", "value"), FLAGS,
+                         ids=[f[0] for f in FLAGS])
+def test_serve_takes_the_floors_and_gives_them_to_every_node(
+        flag: str, name: str, default: float, given: str, value: float) -> None:
     from baida.server.serve_cli import add_arguments, node_flags, settings_from
 
     parser = argparse.ArgumentParser()
     add_arguments(parser)
-    assert settings_from(parser.parse_args([])).min_bot_time == MIN_BOT_TIME
-    args = parser.parse_args(["--nodes", "2", "--min-bot-time", "0.2"])
-    assert settings_from(args).min_bot_time == 0.2
+    assert getattr(settings_from(parser.parse_args([])), name) == default
+    args = parser.parse_args(["--nodes", "2", flag, given])
+    assert getattr(settings_from(args), name) == value
     flags = node_flags(args)
-    assert flags[flags.index("--min-bot-time") + 1] == "0.2"
+    assert float(flags[flags.index(flag) + 1]) == value
 
 
 @pytest.mark.parametrize("value", ["-1", "61", "nan"])
-def test_serve_refuses_a_least_bot_time_out_of_range(
-        value: str, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("flag", [f[0] for f in FLAGS])
+def test_serve_refuses_a_floor_out_of_range(flag: str, value: str,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
     from baida.cli import main
 
-    assert main(["serve", "--min-bot-time", value]) == 2
-    assert "--min-bot-time" in capsys.readouterr().err
+    assert main(["serve", flag, value]) == 2
+    assert flag in capsys.readouterr().err

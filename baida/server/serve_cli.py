@@ -79,8 +79,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         f"decisions of its bots and 托管 (default {UNATTENDED_PACE:g}; 0: none)")
     parser.add_argument("--min-bot-time", type=float, default=MIN_BOT_TIME, metavar="SECONDS",
                         help="the least time a bot or 托管 may take over a turn at a table a "
-                        "player makes: a faster timing.bot_turn is refused (default "
-                        f"{MIN_BOT_TIME:g}; 0: any)")
+                        "player makes: a shorter timing.bot_turn, turn + bank or santan is "
+                        f"refused (default {MIN_BOT_TIME:g}; 0: any)")
     parser.add_argument("--log-format", choices=("auto", "text", "json"), default="auto",
                         help="log lines as JSON objects or text (default auto: JSON unless "
                         "stderr is a terminal)")

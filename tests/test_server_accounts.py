@@ -374,4 +374,13 @@ async def test_attempts_sent_at_once_are_counted_one_by_one(tmp_path: Path) -> N
                 "name": OWNER["name"], "password": f"wrong {i}"}) for i in range(35)))
             codes = [r.status_code for r in guesses]
             assert codes.count(401) == NAME_FAILURES and codes.count(429) == 35 - NAME_FAILURES
+    async with running_hall(tmp_path / "b") as hall:
+        # a stolen session guessing the current password: the same limits, one at a time
+        # (this browser holds the account's device cookie, so the address's limit holds)
+        owner = await registered(hall)
+        changes = await asyncio.gather(*(owner.post("/api/password", {
+            "password": f"wrong {i}", "new_password": "another long one"}) for i in range(35)))
+        codes = [r.status_code for r in changes]
+        assert codes.count(403) == ADDRESS_FAILURES, codes
+        assert codes.count(429) == 35 - ADDRESS_FAILURES, codes
         await owner.http.aclose()

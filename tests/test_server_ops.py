@@ -298,7 +298,7 @@ async def test_metrics_are_read_from_the_operators_machines_only_never_through_a
         http = httpx.AsyncClient(base_url=hall.base)
         assert (await http.get("/metrics")).status_code == 200  # this machine, directly
         for header in ({"X-Forwarded-For": "203.0.113.9"}, {"X-Forwarded-For": "127.0.0.1"},
-                       {"Forwarded": "for=198.51.100.7"}):
+                       {"Forwarded": "for=198.51.100.7"}, {"X-Real-IP": "203.0.113.9"}):
             r = await http.get("/metrics", headers=header)
             assert r.status_code == 403 and r.json()["code"] == "not_allowed", header
             assert "baida_" not in r.text

@@ -134,6 +134,8 @@ async def test_a_player_may_not_make_a_table_of_bots_faster_than_the_halls_least
                             ({"bot_turn": 0.49}, "timing.bot_turn"),
                             ({"turn": 0}, "timing.turn"),
                             ({"turn": 0.2, "bank": 0.2}, "timing.turn"),
+                            # the bank is spent after the first timeout of a hand
+                            ({"turn": 0, "bank": 0.5}, "timing.turn"),
                             ({"santan": 0.1}, "timing.santan")):
             timing = {**FASTEST, **fast}
             r = await host.post("/api/tables", {"ruleset": "jiaxing", "hands": 1,
@@ -143,7 +145,7 @@ async def test_a_player_may_not_make_a_table_of_bots_faster_than_the_halls_least
             assert named in said and "at least 0.5 seconds" in said, said
         # nothing was made: the host still has all three of their tables to make
         assert await lobby() == before
-        for timing in (FASTEST, {**FASTEST, "turn": 0.25, "bank": 0.25}, {**FASTEST, "turn": 0.5}):
+        for timing in (FASTEST, {**FASTEST, "turn": 0.5, "bank": 0}, {**FASTEST, "turn": 0.5}):
             r = await host.post("/api/tables", {"ruleset": "wenling", "hands": 1,
                                                 "timing": timing})
             assert r.status_code == 201, r.text

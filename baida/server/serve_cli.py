@@ -64,7 +64,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--metrics-from", default=METRICS_FROM, metavar="NETWORKS",
                         help="who may read /metrics: addresses or networks, comma-separated, "
                         "* for any (default: this machine); never through a proxy (a request "
-                        "with X-Forwarded-For is refused)")
+                        "with X-Forwarded-For, Forwarded or X-Real-IP is refused)")
     parser.add_argument("--password-workers", type=int, default=1, metavar="N",
                         help="threads that hash passwords at once (default 1; logins "
                         "beyond wait their turn, play is not slowed)")
@@ -79,7 +79,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         f"decisions of its bots and 托管 (default {UNATTENDED_PACE:g}; 0: none)")
     parser.add_argument("--min-bot-time", type=float, default=MIN_BOT_TIME, metavar="SECONDS",
                         help="the least time a bot or 托管 may take over a turn at a table a "
-                        "player makes: a shorter timing.bot_turn, turn + bank or santan is "
+                        "player makes: a shorter timing.bot_turn, turn or santan is "
                         f"refused (default {MIN_BOT_TIME:g}; 0: any)")
     parser.add_argument("--log-format", choices=("auto", "text", "json"), default="auto",
                         help="log lines as JSON objects or text (default auto: JSON unless "

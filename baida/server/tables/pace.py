@@ -7,10 +7,10 @@ every ``--unattended-pace`` seconds (``TableDriver.bot_floor``); the first conne
 the floor at once, and where someone is connected the table keeps its own timing exactly.
 
 A table a player makes may also ask for bots that answer at once (``timing.bot_turn`` 0).
-With its sockets open (watching it, or seated on 托管) such a table ran hands as fast as a
-bot worker could play them, for one stranger: three tables an account, a whole core. So
-the hall refuses a player's table whose ``bot_turn`` is under ``--min-bot-time`` (the
-operator's standing tables keep theirs), and whose turn (with its bank) or 三摊 question
+With its sockets open (watching it, or seated on 托管) such a table ran hands as fast as a bot
+worker could play them, for one stranger: three tables an account, a whole core. So the hall
+refuses a player's table whose ``bot_turn`` is under ``--min-bot-time`` (the operator's
+standing tables keep theirs), and whose turn (its bank is spent once a hand) or 三摊 question
 runs out sooner: a decision whose time runs out goes to 托管 at once, so people seated at a
 table with no time to think (taking their seats back after every turn) would be bots without
 the floor. A turn then takes at least that long, and the CPU a table can cost is bounded
@@ -40,9 +40,9 @@ def bot_time_refusal(timing: Any, least: float) -> str | None:
     if timing.bot_turn < least:
         return (f"timing.bot_turn: at least {least:g} seconds at this hall (bots and 托管 at "
                 f"tables players make), got {timing.bot_turn:g}")
-    if timing.turn is not None and timing.turn + timing.bank < least:
-        return (f"timing.turn: with timing.bank at least {least:g} seconds at this hall (a "
-                f"turn whose time runs out goes to 托管), got {timing.turn + timing.bank:g}")
+    if timing.turn is not None and timing.turn < least:  # the bank is spent once a hand
+        return (f"timing.turn: at least {least:g} seconds at this hall (a turn whose time runs "
+                f"out goes to 托管), got {timing.turn:g}")
     if timing.santan is not None and timing.santan < least:
         return (f"timing.santan: at least {least:g} seconds at this hall (a 三摊 question whose "
                 f"time runs out goes to 托管), got {timing.santan:g}")

@@ -6,7 +6,9 @@ new password, signing out) revokes the sessions it must. The limits are ``limits
 
 from __future__ import annotations
 
+import contextlib
 import logging
+from collections.abc import AsyncIterator
 from typing import Any
 
 from starlette.background import BackgroundTask
@@ -116,6 +118,20 @@ async def prune_guests(rt: Runtime) -> None:
             "guests_pruned", count=len(gone), first=gone[0], last=gone[-1]))
 
 
+@contextlib.asynccontextmanager
+async def one_attempt_at_a_time(rt: Runtime, address: str,
+                                name: str | None = None) -> AsyncIterator[None]:
+    """Sign-ins, registrations and password changes one at a time per address, and per
+    account name after that (always in that order): each is counted before the next is looked
+    at. Sent at once, they all passed the limits before the first was counted."""
+    async with rt.signing.hold(("address", address_key(address))):
+        if name is None:
+            yield
+            return
+        async with rt.signing.hold(("name", login_key(name))):
+            yield
+
+
 def _check_words(rt: Runtime, name: str) -> None:
     """A name may not hold a word of the operator's chat list (``--chat-filter``): everyone
     at a table reads it. A name far too long for any name is left to the name's own check
@@ -141,9 +157,7 @@ async def register(request: Request) -> Response:
             return error(403, "missing or wrong X-CSRF-Token")
     address = client_address(request)
     upgrade = current is not None and current.is_guest  # the guest's account: nothing new
-    async with rt.signing.hold(("address", address_key(address))):
-        # one at a time per address: each is counted before the next is looked at (sent at
-        # once, they all passed the limit before the first was counted)
+    async with one_attempt_at_a_time(rt, address):
         refusal = rt.logins.admit(address, None) or (
             None if upgrade else rt.guests.refusal(address, registering=True))
         if refusal is not None:
@@ -171,10 +185,7 @@ async def login(request: Request) -> Response:
     password = field(data, "password")
     address = client_address(request)
     device = _device(request)
-    # one attempt at a time per address, then per name (always in that order): each wrong
-    # password is counted before the next attempt is looked at
-    async with rt.signing.hold(("address", address_key(address))), \
-            rt.signing.hold(("name", login_key(name))):
+    async with one_attempt_at_a_time(rt, address, name):
         refusal = rt.logins.admit(address, name, device)
         if refusal is not None:
             rt.metrics.logins.labels(outcome="limited").inc()
@@ -224,15 +235,16 @@ async def password(request: Request) -> Response:
         raise ApiError(400, "a guest has no password: register first", "guest_no_password")
     address = client_address(request)
     device = _device(request)
-    refusal = rt.logins.admit(address, account.name, device)
-    if refusal is not None:
-        return limited(refusal)
-    try:
-        changed = await rt.hashing(
-            lambda s: s.accounts.change_password(account.id, current, new))
-    except AuthenticationFailed:
-        rt.logins.failed(address, account.name, device)
-        raise ApiError(403, "the current password is wrong", "wrong_password") from None
+    async with one_attempt_at_a_time(rt, address, account.name):
+        refusal = rt.logins.admit(address, account.name, device)
+        if refusal is not None:
+            return limited(refusal)
+        try:
+            changed = await rt.hashing(
+                lambda s: s.accounts.change_password(account.id, current, new))
+        except AuthenticationFailed:
+            rt.logins.failed(address, account.name, device)
+            raise ApiError(403, "the current password is wrong", "wrong_password") from None
     log.info("password changed", extra=fields("password_changed", user=account.id))
     return await open_session(rt, changed, device=True)
 

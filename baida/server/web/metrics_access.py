@@ -10,6 +10,9 @@ from __future__ import annotations
 METRICS_FROM = "127.0.0.1/8,::1"  # this machine
 
 
+FORWARDING = ("x-forwarded-for", "forwarded", "x-real-ip")  # what proxies add
+
+
 def proxied(headers: object) -> bool:
     """Whether a request came through a proxy (it carries a forwarding header)."""
-    return "x-forwarded-for" in headers or "forwarded" in headers  # type: ignore[operator]
+    return any(name in headers for name in FORWARDING)  # type: ignore[operator]

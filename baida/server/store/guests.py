@@ -84,7 +84,7 @@ def prune_guests(session: Session, now: datetime, after: int = 0, *, limit: int 
         .limit(limit)
     ).all()
     hosts = {row.get("host") for row in session.scalars(
-        select(GameTable.config).where(GameTable.status == "open"))}
+        select(GameTable.config).where(GameTable.status == "open"))} if candidates else set()
     gone = [user_id for user_id in candidates if user_id not in hosts]
     if len(candidates) == limit:  # the window may hold more: go on after the last
         cursor = candidates[-1]

@@ -46,22 +46,38 @@ def chat_text(text: str | None, phrase: str | None) -> tuple[str | None, str | N
     return clean[:CHAT_MAX], None
 
 
-class ChatLimiter:
+class RateLimit:
+    """At most ``most`` times per person in ``window`` seconds, none within ``gap`` seconds of
+    the one before."""
+
+    def __init__(self, now: Callable[[], float], window: float, most: int,
+                 gap: float = 0.0) -> None:
+        self._now = now
+        self.window = window
+        self.most = most
+        self.gap = gap
+        self._times: dict[int, deque[float]] = {}
+
+    def allow(self, user_id: int) -> bool:
+        """Whether ``user_id`` may now (if so, it is counted)."""
+        now = self._now()
+        times = self._times.setdefault(user_id, deque())
+        while times and times[0] <= now - self.window:
+            times.popleft()
+        if (times and now - times[-1] < self.gap) or len(times) >= self.most:
+            return False
+        times.append(now)
+        if len(self._times) > 10_000:  # forget those with nothing in the window
+            self._times = {u: t for u, t in self._times.items()
+                           if t and now - t[-1] < self.window}
+        return True
+
+
+class ChatLimiter(RateLimit):
     """At most one message a second and ``PER_WINDOW`` in ``WINDOW`` seconds per person."""
 
     def __init__(self, now: Callable[[], float]) -> None:
-        self._now = now
-        self._sent: dict[int, deque[float]] = {}
-
-    def allow(self, user_id: int) -> bool:
-        now = self._now()
-        times = self._sent.setdefault(user_id, deque())
-        while times and times[0] <= now - WINDOW:
-            times.popleft()
-        if (times and now - times[-1] < MIN_INTERVAL) or len(times) >= PER_WINDOW:
-            return False
-        times.append(now)
-        return True
+        super().__init__(now, WINDOW, PER_WINDOW, MIN_INTERVAL)
 
 
 REPORT_LINES = CHAT_LINES  # a person's last messages at the table, quoted in a report of them
@@ -69,27 +85,15 @@ REPORT_AGAIN = 600.0  # seconds before one person may report the same person aga
 REPORTS_PER_HOUR = 10  # reports one account may file in an hour, at all of a node's tables
 
 
-class ReportQuota:
+class ReportQuota(RateLimit):
     """Reports one account may file in an hour at any of the node's tables: a pair's limit is
     per table, so moving between tables, one person's accounts could file reports (rows on
     the operator's page, log lines) without end and bury the real ones."""
 
     def __init__(self, now: Callable[[], float]) -> None:
-        self._now = now
-        self._filed: dict[int, deque[float]] = {}
+        super().__init__(now, 3600.0, REPORTS_PER_HOUR)
 
-    def take(self, user_id: int) -> bool:
-        """Whether ``user_id`` may file one more report now (if so, it is counted)."""
-        now = self._now()
-        filed = self._filed.setdefault(user_id, deque())
-        while filed and now - filed[0] >= 3600.0:
-            filed.popleft()
-        if len(filed) >= REPORTS_PER_HOUR:
-            return False
-        filed.append(now)
-        if len(self._filed) > 10_000:  # forget those with nothing in the hour
-            self._filed = {u: d for u, d in self._filed.items() if d and now - d[-1] < 3600.0}
-        return True
+    take = RateLimit.allow
 
 
 class ChatRecord:

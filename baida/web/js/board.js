@@ -112,7 +112,7 @@ function concealedEl(view, seat, ctx, size) {
 }
 
 /** Whether it is ``seat``'s turn (its card framed, the compass lit on its pond's side). */
-function playing(view, seat) {
+export function playing(view, seat) {
   return view.turn === seat && ["turn", "discarded"].includes(view.phase);
 }
 

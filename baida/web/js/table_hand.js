@@ -6,7 +6,7 @@
 // or pointed tile would leave it waiting on (POST /api/waits, the scorer's own answer).
 
 import { post } from "./api.js";
-import { seatPanel } from "./board.js";
+import { playing, seatPanel } from "./board.js";
 import { clear, h } from "./dom.js";
 import { lang, t, tileLabel, tileShort, wildWord } from "./i18n.js";
 import { patternHintEl } from "./pattern-hint.js";
@@ -202,7 +202,7 @@ export function makeHand(T) {
     const me = view.players[s.seat];
     const prompt = s.prompt && { seq: s.prompt.seq, answered: s.prompt.answered };
     const waits = currentWaits();
-    const active = view.turn === s.seat && ["turn", "discarded"].includes(view.phase);
+    const active = playing(view, s.seat);
     redraw("seat", JSON.stringify([lang(), me.melds, me.flowers, me.concealed_count, me.gave_up, active, view.dealer,
       s.modes[s.seat], ctx.totals && ctx.totals[s.seat], ctx.connected[s.seat], view.santan_pairs]),
     () => [seatPanel(view, s.seat, ctx, "bottom")]);

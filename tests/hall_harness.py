@@ -19,7 +19,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from baida.server.tables.clock import ManualClock
-from baida.server.tables.hall import StandingTables
+from baida.server.tables.standing import StandingTables
 from baida.server.web.app import create_app, server_config
 from baida.server.web.runtime import Runtime
 from baida.server.web.settings import HallSettings
@@ -70,6 +70,7 @@ class Hall:
                 if c.ws is not None and not c.closed:
                     await c.barrier()
             busy = busy or any(not a.idle() for a in self.actors())
+            busy = busy or self.runtime.hall.jobs_running
             after = sum(len(c.log) for c in clients)
             stable = stable + 1 if not busy and before == after else 0
             if stable >= 2:

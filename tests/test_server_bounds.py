@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from websockets.asyncio.client import connect
 
 from baida.server.nodes.forward import forwarded_request
-from baida.server.tables.hall import StandingTables
+from baida.server.tables.standing import StandingTables
 from baida.server.web.api import MAX_CONTAINERS, MAX_NESTING, _brackets, raw_nesting
 from baida.server.web.app import server_config
 from baida.server.web.client_limits import Counter, TrustedProxies

@@ -12,8 +12,9 @@ import pytest
 from hall_harness import Client, Hall, running_hall
 from test_server_time import table_with_bots
 
-from baida.server.tables.hall import MAX_TABLES_PER_HOST, StandingTables
+from baida.server.tables.hall import MAX_TABLES_PER_HOST
 from baida.server.tables.idle import IDLE_SECONDS
+from baida.server.tables.standing import StandingTables
 
 pytestmark = pytest.mark.anyio
 

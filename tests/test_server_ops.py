@@ -21,7 +21,7 @@ from test_server_silver import until
 
 from baida.client.play import HandTracker
 from baida.server.ops.logs import JsonFormatter
-from baida.server.tables.hall import StandingTables
+from baida.server.tables.standing import StandingTables
 from baida.server.web.app import create_app
 from baida.server.web.settings import HallSettings
 

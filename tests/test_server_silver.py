@@ -210,7 +210,7 @@ async def test_the_house_bonus_to_winners_is_refused_at_a_silver_table(tmp_path:
     winner (``winner_bonus_points``) could not pay its first win and stood still. Refused, by
     name; a 积分 table keeps it, and the operator's standing tables are checked the same way."""
     from baida.server.tables.config import ConfigError
-    from baida.server.tables.hall import StandingTables
+    from baida.server.tables.standing import StandingTables
 
     bonus = {"options": {"winner_bonus_points": 1}}
     async with running_hall(tmp_path) as hall:
@@ -228,3 +228,66 @@ async def test_the_house_bonus_to_winners_is_refused_at_a_silver_table(tmp_path:
         StandingTables("jiaxing", 1, extra=bonus).config(True)
     assert StandingTables("jiaxing", 1, stakes="points", extra=bonus).config(True).options[
         "winner_bonus_points"] == 1
+
+
+class CountingStore:
+    """The table's store, counting the attempts to store a hand's end."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.finishes = 0
+        self.hand_ids: set[int] = set()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    async def call(self, op: str, *args: Any, **kwargs: Any) -> Any:
+        if op == "hands.finish":
+            self.finishes += 1
+            self.hand_ids.add(args[0])
+        return await self.inner.call(op, *args, **kwargs)
+
+
+async def test_a_stored_table_whose_settlement_the_ledger_refuses_closes_and_voids_the_hand(
+    tmp_path: Path,
+) -> None:
+    """A 银子 table stored before the bonus was refused (made here past the check) cannot pay
+    its first win: the ledger refuses payments that do not sum to 0, which no retry changes.
+    The table tried again for ever, standing still (``storage_down``), its players held
+    there. It now closes at once (``broken``), the hand voided: nobody pays it, the ledger
+    stays sound, and nothing is tried again."""
+    from baida.server.tables.actor import CLOSED
+    from baida.server.tables.config import TableConfig
+
+    async with running_hall(tmp_path, starting_balance=400) as hall:
+        me = await Client(hall).guest()
+        cfg = TableConfig.from_json({
+            "ruleset": "jiaxing", "hands": 8, "stakes": "silver", "base": 1, "fee": 1,
+            "timing": INSTANT, "options": {"winner_bonus_points": 1}})
+        actor = await hall.runtime.hall._create(cfg, None, player_made=False)
+        store = CountingStore(actor.db)
+        actor.db = store
+        me.on_message = player(HandTracker())
+        await me.open(actor.id)
+        await me.send({"type": "sit", "seat": 0})
+        await hall.quiet([me])
+        await me.send({"type": "add_bots"})
+        await me.send({"type": "ready"})
+        for _ in range(300):
+            await hall.advance(5.0, [me])
+            if actor.status == CLOSED:
+                break
+        assert actor.status == CLOSED, [m["code"] for m in me.of_type("notice")]
+        assert me.last("error")["code"] == "broken", me.last("error")
+        assert me.closed
+        assert not me.of_type("notice")  # never told to wait for a store that will not take it
+        attempts = store.finishes
+        await hall.advance(60.0, [me])
+        assert store.finishes == attempts == 1  # tried once, and no more
+        db = hall.runtime.store
+        assert db.tables.get(actor.id).status == "closed"
+        (hand_id,) = store.hand_ids
+        assert db.hands.get(hand_id).status == "voided"
+        assert db.ledger.check().ok
+        assert hand_id not in {e.hand_id for e in db.ledger.history(me.me["id"], limit=200)}
+        await me.close()

@@ -22,7 +22,8 @@ import uvicorn
 
 from baida.engine.wall import wall_from_deal
 from baida.server.tables import botpool
-from baida.server.tables.hall import Hall, StandingTables
+from baida.server.tables.hall import Hall
+from baida.server.tables.standing import StandingTables
 from baida.server.web.app import create_app, server_config
 from baida.server.web.settings import HallSettings
 from baida.table import TableDriver

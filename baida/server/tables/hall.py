@@ -7,7 +7,6 @@ import functools
 import logging
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from baida import rulesets
@@ -28,6 +27,7 @@ from .connection import User
 from .idle import IDLE_SECONDS, IdleTables, unattended
 from .keyed_lock import KeyedLocks
 from .pace import MIN_BOT_TIME, UNATTENDED_PACE, bot_time_refusal
+from .standing import DEFAULT_STANDING, StandingTables, standing_configs
 
 log = logging.getLogger(__name__)
 
@@ -39,87 +39,6 @@ MAX_TABLES_PER_HOST = 3
 PRACTICE_TIMING = {"turn": 120.0, "bank": 120.0, "claim": 30.0, "santan": 60.0,
                    "between_hands": 60.0}
 DESCRIPTIONS_TTL = 1.0  # seconds a node reuses the shared directory's table summaries
-
-
-@dataclass(frozen=True, slots=True)
-class StandingTables:
-    """A row of the hall's numbered tables of one ruleset (stakes, 底分, fee, length).
-
-    The rows of a ruleset share one sequence of table numbers; ``standing_configs`` numbers
-    them so that, in Jiaxing, the first half of the numbers allow 吃 and the second half
-    forbid it, as the rule documents' hall does."""
-
-    ruleset: str
-    count: int
-    stakes: str = "silver"
-    base: int = 1
-    fee: int = 1
-    escape_penalty: int = 20
-    rounds: int = 1
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    def config(self, allow_chi: bool | None) -> TableConfig:
-        """One table of this row (``allow_chi``: None leaves the ruleset's default)."""
-        options: dict[str, Any] = {}
-        if allow_chi is not None:
-            options["allow_chi"] = allow_chi
-        obj: dict[str, Any] = {
-            "ruleset": self.ruleset,
-            "options": options,
-            "stakes": self.stakes,
-            "base": self.base,
-            "rounds": self.rounds,
-            **self.extra,
-        }
-        if self.stakes == "silver":
-            obj["fee"] = self.fee
-            obj["escape_penalty"] = self.escape_penalty
-        cfg = TableConfig.from_json(obj)
-        refusal = new_table_refusal(cfg)
-        if refusal is not None:
-            raise ConfigError(f"standing tables: {refusal}")
-        return cfg
-
-
-# Rulesets whose hall splits its numbers between 吃 and no 吃. The Jiaxing document (seed 000,
-# 硬自摸和吃牌选择) says: 一个游戏大厅被分为二个区域，前一半桌号允许吃牌，后一半桌号禁止吃牌.
-# Wenling's documents make 吃 (from the player before you) a rule of the game, with no choice.
-CHI_SPLIT = frozenset(r.name for r in rulesets.rulesets() if r.claims_by_option)
-
-
-def standing_configs(rows: tuple[StandingTables, ...]) -> list[tuple[int, TableConfig]]:
-    """(number, config) of every standing table. The numbers run per ruleset across all its
-    rows (1..N); in a ruleset of ``CHI_SPLIT`` numbers 1..ceil(N/2) allow 吃 and the rest
-    forbid it, and every row (银子, 积分...) has tables on both sides, in proportion."""
-    out: list[tuple[int, TableConfig]] = []
-    for ruleset in dict.fromkeys(r.ruleset for r in rows):
-        mine = [r for r in rows if r.ruleset == ruleset]
-        if ruleset not in CHI_SPLIT:
-            number = 0
-            for row in mine:
-                for _ in range(row.count):
-                    number += 1
-                    out.append((number, row.config(None)))
-            continue
-        total = sum(r.count for r in mine)
-        chi_numbers = iter(range(1, (total + 1) // 2 + 1))
-        plain_numbers = iter(range((total + 1) // 2 + 1, total + 1))
-        seen = 0
-        for row in mine:
-            # the row's share of the first half: rounding the running total keeps the halves
-            chi = (seen + row.count + 1) // 2 - (seen + 1) // 2
-            seen += row.count
-            out.extend((next(chi_numbers), row.config(True)) for _ in range(chi))
-            out.extend((next(plain_numbers), row.config(False)) for _ in range(row.count - chi))
-    return out
-
-
-DEFAULT_STANDING = (
-    StandingTables("jiaxing", 12),
-    StandingTables("wenling", 6),
-    StandingTables("jiaxing", 4, stakes="points", base=1),
-    StandingTables("wenling", 2, stakes="points", base=1),
-)
 
 
 class HallError(ValueError):
@@ -163,7 +82,7 @@ class Hall:
         self.standing = standing
         self.tables: dict[int, TableActor] = {}
         self.ownership: Any = None  # a node of several: its tables by lease (``Ownership``)
-        self._jobs: set[Any] = set()  # other nodes' requests in progress
+        self._jobs: set[Any] = set()  # other nodes' requests, closings, in progress
         self._hosting = KeyedLocks()  # one table request of a host at a time
         self.report_quota = ReportQuota(clock.now)  # reports an account may file an hour
         self._numbered: dict[str, int] = {}  # the highest number of an open table at start
@@ -254,6 +173,7 @@ class Hall:
                            metrics=self.metrics, directory=self.directory,
                            on_change=self._table_changed, chat_filter=self.chat_filter)
         actor.on_lost = self._lost
+        actor.on_refused = self._refused
         actor.unattended_pace = self.unattended_pace
         actor.report_quota = self.report_quota
         if take:
@@ -288,6 +208,19 @@ class Hall:
     def _lost(self, table_id: int) -> None:
         """A write of the table was refused: another node took it over."""
         self.let_go(table_id, "table moved")
+
+    def _refused(self, table_id: int, reason: str) -> None:
+        """The store refused a write of the table as invalid: no retry can pass, so the
+        table closes (``broken``), its hand voided: nobody pays it."""
+        actor = self.tables.get(table_id)
+        if actor is None or actor.status == CLOSED:
+            return
+
+        async def close() -> None:
+            await actor.call(actor.close, reason, "broken")
+            await self._closed(table_id, reason)
+
+        self._run(close())
 
     async def _insert(self, cfg: TableConfig, host: User | None, player_made: bool,
                       number: int | None = None) -> Any:
@@ -550,8 +483,6 @@ class Hall:
 
     def on_message(self, message: dict[str, Any]) -> None:
         """Another node asks for one of this node's tables (the operator's requests)."""
-        import asyncio
-
         op = message.get("op")
         if op == "close_table" and isinstance(message.get("table"), int):
             job: Any = self.close_table(message["table"], str(message.get("reason") or ""))
@@ -560,9 +491,25 @@ class Hall:
         else:
             log.warning("a message from another node not understood: %r", message)
             return
+        self._run(job)
+
+    @property
+    def jobs_running(self) -> bool:
+        """Whether a job of ``_run`` (a closing, another node's request) is still running."""
+        return bool(self._jobs)
+
+    def _run(self, job: Any) -> None:
+        """Run ``job`` in its own task, kept until it is done; an error is logged."""
+        import asyncio
+
+        def done(task: Any) -> None:
+            self._jobs.discard(task)
+            if not task.cancelled() and task.exception() is not None:
+                log.error("a hall job failed: %s", task.exception(), exc_info=task.exception())
+
         task = asyncio.get_running_loop().create_task(job)
         self._jobs.add(task)
-        task.add_done_callback(self._jobs.discard)
+        task.add_done_callback(done)
 
     # ---------------------------------------------------------------- restart
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from ..nodes.role import NodeRole
 from ..ops.paths import default_data_dir
-from ..tables.hall import DEFAULT_STANDING, StandingTables
 from ..tables.pace import MIN_BOT_TIME, UNATTENDED_PACE
+from ..tables.standing import DEFAULT_STANDING, StandingTables
 from .metrics_access import METRICS_FROM
 
 

@@ -209,6 +209,7 @@ const STRINGS = {
   "table.reopen": ["在这里继续", "Continue here"],
   "table.closed": ["牌桌已关闭：{msg}", "The table closed: {msg}"],
   "table.unattended": ["这张牌桌十分钟没有人坐，已关闭。", "Nobody sat at this table for ten minutes, so it closed."],
+  "table.broken": ["大厅无法记录这一手的结果，牌桌已关闭：这一手作废，没有人付银子。", "The hall could not store this hand's result, so the table closed: the hand is void and nobody paid for it."],
   "table.no_table": ["没有这张牌桌。", "There is no such table."],
   "table.moving": ["牌桌正在转移或重启，正在重新连接…", "The table is moving or restarting; reconnecting…"],
   "table.finding": ["正在寻找这张牌桌…", "Looking for this table…"],

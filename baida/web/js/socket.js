@@ -113,7 +113,7 @@ export class TableSocket {
       } catch {
         return;
       }
-      if (message.type === "error" && ["replaced", "closed", "unattended"].includes(message.code)) this.stopped = true;
+      if (message.type === "error" && ["replaced", "closed", "unattended", "broken"].includes(message.code)) this.stopped = true;
       // the table is away for a moment: the close that follows decides (see MOVING_MS)
       if (message.type === "error" && ["no_table", "try_again", "moving"].includes(message.code)) return;
       if (message.type === "welcome") {

@@ -156,7 +156,8 @@ export function mountTable(main, app, tableId, { autoplay = false, sit = false }
         break;
       case "error":
         s.stopped = m.code === "replaced" ? t("table.replaced")
-          : m.code === "unattended" ? t("table.unattended") : t("table.closed", { msg: m.message });
+          : m.code === "unattended" ? t("table.unattended")
+          : m.code === "broken" ? t("table.broken") : t("table.closed", { msg: m.message });
         break;
       default:
         return;

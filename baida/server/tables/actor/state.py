@@ -117,6 +117,8 @@ class TableState:
         self.report_quota: ReportQuota | None = None
         # a write was refused because another node took the table over (the hall lets it go)
         self.on_lost: Callable[[int], None] | None = None
+        # a write the store refused as invalid, which no retry can pass (the hall closes it)
+        self.on_refused: Callable[[int, str], None] | None = None
         # a quick-play table (one person and three bots): "quick", or "practice" (the guide's)
         self.quick: str | None = None
         self.seats = [SeatState() for _ in range(4)]

@@ -1,13 +1,15 @@
 """Persistence at a table: the actions of the hand in play are stored before anything they
 caused is sent; when a write fails, the table stands still (every clock stopped) and tries
 again with backoff, tells everyone once the outage lasts, and goes on where it stood, with
-the answers that came meanwhile, when the store is back."""
+the answers that came meanwhile, when the store is back. A write the store refuses as
+invalid (a settlement the ledger cannot take) would fail for ever: the hall closes the
+table instead, its hand voided."""
 
 from __future__ import annotations
 
 import logging
 
-from ...store.errors import LeaseLost
+from ...store.errors import LeaseLost, StoreError
 from .state import Outage, TableState
 
 log = logging.getLogger(__name__)
@@ -56,6 +58,15 @@ class Storage(TableState):
             log.warning("table %s: %s; letting it go", self.id, exc)
             if self.on_lost is not None:
                 self.on_lost(self.id)
+            return
+        if isinstance(exc, StoreError):  # the store answered, and refused: no retry can pass
+            if self._outage is None:
+                self._outage = Outage(now)
+            self._outage.retry_at = float("inf")
+            log.error("table %s: the store refused %s: %s; closing the table", self.id, what,
+                      exc)
+            if self.on_refused is not None:
+                self.on_refused(self.id, f"the hall could not store {what} ({exc})")
             return
         outage = self._outage
         if outage is None:

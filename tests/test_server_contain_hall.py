@@ -6,12 +6,14 @@ limits that count across nodes. Redis is a redis-server of the test's own."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import statistics
 import subprocess
 import sys
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
@@ -264,6 +266,92 @@ async def test_play_goes_on_while_redis_hangs_dies_and_comes_back_empty(
         directory.close()
     with Store(str(data / "hall.db")) as store:
         assert store.ledger.check().ok
+
+
+async def seated_twice(hall: Any) -> tuple[Client, list[Client]]:
+    """A host seated at two tables of its own (one socket each), which no request of its
+    may close to make room."""
+    host = await Client(hall).guest()
+    sockets = []
+    for _ in range(2):
+        r = await host.post("/api/tables", {"ruleset": "jiaxing"})
+        assert r.status_code == 201, r.text
+        socket = Client(hall, me=host.me)
+        socket.http.cookies = host.http.cookies
+        await socket.open(r.json()["table"]["id"])
+        await until("the welcome", lambda s=socket: bool(s.of_type("welcome")))
+        await socket.send({"type": "sit", "seat": 0})
+        await until("the seat", lambda s=socket: any(
+            m["type"] == "table" and m["table"]["seats"][0]["kind"] == "person"
+            for m in s.log))
+        sockets.append(socket)
+    return host, sockets
+
+
+@contextlib.asynccontextmanager
+async def on_each_node(hall: Any, per_node: int, client: Client | None = None
+                       ) -> AsyncIterator[list[httpx.AsyncClient]]:
+    """``per_node`` HTTP clients (``client``'s account) kept on a connection to each node
+    (which node took a connection is its first answer's), alternating between the nodes:
+    requests sent on them at once reach both nodes at once."""
+    by_node: dict[str, list[httpx.AsyncClient]] = {"node-0": [], "node-1": []}
+    spare: list[httpx.AsyncClient] = []
+    try:
+        for _ in range(40 * per_node):
+            if all(len(v) >= per_node for v in by_node.values()):
+                break
+            http = httpx.AsyncClient(
+                base_url=hall.base, timeout=20, limits=httpx.Limits(max_connections=1),
+                cookies=client.http.cookies if client is not None else None,
+                headers=client.headers() if client is not None else None)
+            node = (await http.get("/healthz/ready")).json()["node"]
+            (by_node[node] if len(by_node[node]) < per_node else spare).append(http)
+        assert all(len(v) == per_node for v in by_node.values()), by_node
+        yield [c for pair in zip(*by_node.values(), strict=True) for c in pair]
+    finally:
+        for http in [*spare, *(c for v in by_node.values() for c in v)]:
+            await http.aclose()
+
+
+async def test_requests_sent_at_once_to_both_nodes_are_taken_one_at_a_time(
+    tmp_path: Path, private_redis: PrivateRedis
+) -> None:
+    """A host's table requests and the sign-ins of one name, sent at once to both nodes, are
+    taken one at a time in the whole hall (a lock in Redis): counted per node, a host seated
+    at two tables held four when two creates met, and 11 wrong passwords of a name were
+    checked where 10 may be."""
+    data = tmp_path / "hall"
+    data.mkdir()
+    port = free_port()
+    hall = hall_at(port)
+    proc = start_hall(data, port, private_redis.url)
+    try:
+        with Store(str(data / "hall.db")) as store:
+            for _ in range(4):
+                host, sockets = await seated_twice(hall)
+                async with on_each_node(hall, 3, host) as https:
+                    answers = await asyncio.gather(*(http.post(
+                        "/api/tables", json={"ruleset": "jiaxing"}) for http in https))
+                assert all(r.status_code == 201 or r.json()["code"] == "host_limit"
+                           for r in answers), [r.text for r in answers]
+                hosted = [t.id for t in store.tables.list()
+                          if t.config.get("host") == host.me["id"]]
+                assert len(hosted) == 3, hosted
+                for socket in sockets:
+                    await socket.close()
+                await host.close()
+        owner = await Client(hall).guest()
+        r = await owner.post("/api/register", {"name": "owner-of-it", "password": "right-one-1"})
+        assert r.status_code in (200, 201), r.text
+        async with on_each_node(hall, 15) as https:
+            answers = await asyncio.gather(*(http.post("/api/login", json={
+                "name": "owner-of-it", "password": f"wrong-{i}"})
+                for i, http in enumerate(https)))
+        codes = sorted(r.status_code for r in answers)
+        assert codes == [401] * NAME_FAILURES + [429] * (30 - NAME_FAILURES), codes
+        await owner.close()
+    finally:
+        assert stop(proc) == 0
 
 
 async def test_a_node_dies_alone_and_the_nodes_die_with_their_supervisor(

@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 
 import orjson
 import redis
+from redis.lock import Lock
 
 from .in_process import DirectoryUnavailable
 from .in_redis import RedisDirectory
@@ -392,6 +393,12 @@ class ContainedDirectory:
         key = self.inner.key("hits", name)
         return self._ask(lambda: int(self.inner.get(key) or 0), lambda: None)
 
+    # ---------------------------------------------------------------- locks across nodes
+
+    def hall_lock(self, name: str, seconds: float) -> ContainedLock:
+        """The hall-wide lock ``name`` (in Redis), good for ``seconds``."""
+        return ContainedLock(self, self.inner.lock(name, seconds))
+
     def __getattr__(self, name: str) -> Any:
         """What is not contained here is the Redis directory's own (uncontained)."""
         inner = self.__dict__.get("inner")
@@ -408,3 +415,27 @@ class ContainedDirectory:
         self._stop.set()
         self._thread.join(timeout=5.0)
         self.inner.close()
+
+
+class ContainedLock:
+    """A lock in Redis that answers at once while Redis is out (``None``: nobody can tell
+    who holds it; the node's own lock is all there is meanwhile)."""
+
+    def __init__(self, directory: ContainedDirectory, lock: Lock) -> None:
+        self.directory = directory
+        self.lock = lock
+
+    def acquire(self) -> bool | None:
+        return self.directory._ask(lambda: bool(self.lock.acquire(blocking=False)),
+                                   lambda: None)
+
+    def release(self) -> None:
+        """This node's queued writes reach Redis first (what the holder made, a table's
+        description, is what the next holder counts), then the lock goes."""
+        self.directory.flush()
+        try:
+            self.lock.release()
+        except redis.exceptions.LockError:  # it expired meanwhile: nothing of ours to free
+            log.warning("directory: the lock %s expired while it was held", self.lock.name)
+        except redis.RedisError as e:  # Redis is out: the lock expires by itself
+            self.directory._down(e)

@@ -19,6 +19,19 @@ class DirectoryUnavailable(RuntimeError):
     """The shared directory (Redis) does not answer, and what was asked is not known here."""
 
 
+class HallLock(Protocol):
+    """A lock that every node of the hall sees (one name, one holder), held for at most the
+    seconds it was made with: a holder that dies lets it go by itself."""
+
+    def acquire(self) -> bool | None:
+        """Take it if nobody holds it: True, False if held, None if the directory is out."""
+        ...
+
+    def release(self) -> None:
+        """Let it go, once what was written while it was held is visible to every node."""
+        ...
+
+
 class Directory(Protocol):
     def claim_table(self, table_id: int, node: str) -> bool:
         """Become the owner of ``table_id``; False if another node owns it."""
@@ -99,6 +112,11 @@ class Directory(Protocol):
 
     def send(self, node: str, message: dict[str, Any]) -> None:
         """Deliver ``message`` to ``node``'s handler; nothing happens if it has none."""
+        ...
+
+    def hall_lock(self, name: str, seconds: float) -> HallLock | None:
+        """A lock ``name`` shared by every node; None in a hall of one process, whose
+        node's own locks are the hall's."""
         ...
 
 
@@ -198,3 +216,6 @@ class InProcessDirectory:
         handler = self._handlers.get(node)
         if handler is not None:
             handler(message)
+
+    def hall_lock(self, name: str, seconds: float) -> HallLock | None:
+        return None

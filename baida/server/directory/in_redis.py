@@ -6,10 +6,11 @@ lives under ``{prefix}:``: ``owner:{table}`` (a string, the owning node), ``lobb
 highest table number given out), ``rooms`` (hash of code -> table id) and ``codes`` (hash of
 table id -> code), ``admitted:{table}`` (a set of user ids), ``online:{node}`` (hash of user id
 -> that node's open connections) with ``nodes`` (the set of node names that have such a hash),
-``metrics`` (hash of node -> its latest Prometheus text), and the pub/sub channel
-``node:{node}`` for the messages between nodes. Read-modify-write steps are single commands
-or Lua scripts, so two nodes may call them at once. Nothing here must outlive the nodes: the
-supervisor calls ``clear()`` before it starts them.
+``metrics`` (hash of node -> its latest Prometheus text), ``lock:{name}`` (the hall-wide
+locks), and the pub/sub channel ``node:{node}`` for the messages between nodes.
+Read-modify-write steps are single commands or Lua scripts, so two nodes may call them at
+once. Nothing here must outlive the nodes: the supervisor calls ``clear()`` before it starts
+them.
 
 The frequent writes (a table's listing and description at every change, presence, releases)
 never make the event loop wait for Redis: they go, in order, to a writer thread that sends
@@ -31,6 +32,7 @@ import orjson
 import redis
 from redis.backoff import NoBackoff
 from redis.client import Pipeline, PubSub, PubSubWorkerThread
+from redis.lock import Lock
 from redis.retry import Retry
 
 from .in_process import DirectoryUnavailable
@@ -198,6 +200,12 @@ class RedisDirectory:
 
     def register_script(self, script: str) -> Any:
         return self._redis.register_script(script)
+
+    def lock(self, name: str, seconds: float) -> Lock:
+        """redis-py's lock ``lock:{name}`` (``SET NX PX``, a token, released by a script
+        only by its holder), expiring after ``seconds``; never blocks."""
+        return self._redis.lock(self._key("lock", name), timeout=seconds, blocking=False,
+                                thread_local=False)
 
     def get(self, key: str) -> str | None:
         return self._redis.get(key)

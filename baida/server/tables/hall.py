@@ -25,7 +25,7 @@ from .clock import Clock
 from .config import ConfigError, TableConfig, new_table_refusal
 from .connection import User
 from .idle import IDLE_SECONDS, IdleTables, unattended
-from .keyed_lock import KeyedLocks
+from .keyed_lock import HallLocks
 from .pace import MIN_BOT_TIME, UNATTENDED_PACE, bot_time_refusal
 from .standing import DEFAULT_STANDING, StandingTables, standing_configs
 
@@ -83,7 +83,8 @@ class Hall:
         self.tables: dict[int, TableActor] = {}
         self.ownership: Any = None  # a node of several: its tables by lease (``Ownership``)
         self._jobs: set[Any] = set()  # other nodes' requests, closings, in progress
-        self._hosting = KeyedLocks()  # one table request of a host at a time
+        # one table request of a host at a time, at every node
+        self._hosting = HallLocks("host", self.directory.hall_lock)
         self.report_quota = ReportQuota(clock.now)  # reports an account may file an hour
         self._numbered: dict[str, int] = {}  # the highest number of an open table at start
         # table -> the hand in play, its round and its people by seat (for the logs)

@@ -60,3 +60,32 @@ async def test_a_request_that_cannot_start_in_time_is_a_timeout() -> None:
     pool._requests.release()
     assert await pool.run(sum, [1, 2]) == 3  # a place is free again
     pool._executor.shutdown()
+
+
+async def test_a_request_given_up_on_keeps_its_place_until_its_work_ends() -> None:
+    """The answer is given up on after ``timeout``, but a job that has begun runs on in its
+    worker: its place is free only once it ends (it was freed at the timeout, so a flood of
+    slow requests could fill the workers beyond the bound)."""
+    pool = BotPool(workers=0, timeout=0.2)
+    pool._executor = ThreadPoolExecutor(8)
+    gate = threading.Event()
+    running = threading.Semaphore(0)
+
+    def slow(i: int) -> int:
+        running.release()
+        gate.wait(10)
+        return i
+
+    for i in range(REQUESTS_PER_WORKER):
+        with pytest.raises(TimeoutError):
+            await pool.run(slow, i)
+    assert running.acquire(timeout=5) and running.acquire(timeout=5)  # both still running
+    with pytest.raises(TimeoutError):  # no place: the slow ones hold them
+        await pool.run(sum, [1, 2])
+    gate.set()
+    for _ in range(200):
+        if not pool._requests.locked():
+            break
+        await asyncio.sleep(0.01)
+    assert await pool.run(sum, [1, 2]) == 3
+    pool._executor.shutdown()

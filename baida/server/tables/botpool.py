@@ -112,19 +112,33 @@ class BotPool:
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """Any pure function of plain data for a request, in a worker (inline when
         ``workers=0``), at most ``REQUESTS_PER_WORKER`` a worker at once; ``TimeoutError``
-        when it cannot start and end within ``timeout`` seconds."""
+        when it cannot start and end within ``timeout`` seconds. A job that has begun keeps
+        its place until it ends."""
         if self._executor is None:
             return fn(*args)
         began = time.monotonic()
         await asyncio.wait_for(self._requests.acquire(), self.timeout)
+        loop = asyncio.get_running_loop()
         try:
-            loop = asyncio.get_running_loop()
-            job = loop.run_in_executor(self._executor, partial(fn, *args))
-            return await asyncio.wait_for(job, max(0.0, self.timeout - (time.monotonic() - began)))
-        finally:
+            work = self._executor.submit(fn, *args)
+        except BaseException:
             self._requests.release()
+            raise
+        # the place is the worker's until the work ends, not until the answer is given up on
+        # (a job that has begun runs on in its worker after the timeout)
+        work.add_done_callback(lambda _: _call_soon(loop, self._requests.release))
+        left = max(0.0, self.timeout - (time.monotonic() - began))
+        return await asyncio.wait_for(asyncio.wrap_future(work), left)
 
     def close(self) -> None:
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
+
+
+def _call_soon(loop: asyncio.AbstractEventLoop, callback: Callable[[], Any]) -> None:
+    """``callback`` on ``loop`` from any thread; nothing if the loop has closed."""
+    try:
+        loop.call_soon_threadsafe(callback)
+    except RuntimeError:
+        pass

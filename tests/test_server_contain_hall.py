@@ -340,6 +340,20 @@ async def test_requests_sent_at_once_to_both_nodes_are_taken_one_at_a_time(
                 for socket in sockets:
                     await socket.close()
                 await host.close()
+            # a host's three tables nobody sits at, all at node-0, and a fourth asked of
+            # node-1: node-0 closes the oldest to make room (only a node's own were closed)
+            host = await Client(hall).guest()
+            async with on_each_node(hall, 1, host) as (at0, at1):
+                made = []
+                for _ in range(3):
+                    r = await at0.post("/api/tables", json={"ruleset": "jiaxing"})
+                    assert r.status_code == 201, r.text
+                    made.append(r.json()["table"]["id"])
+                r = await at1.post("/api/tables", json={"ruleset": "jiaxing"})
+                assert r.status_code == 201, r.text
+            hosted = [t.id for t in store.tables.list() if t.config.get("host") == host.me["id"]]
+            assert hosted == [*made[1:], r.json()["table"]["id"]]
+            await host.close()
         owner = await Client(hall).guest()
         r = await owner.post("/api/register", {"name": "owner-of-it", "password": "right-one-1"})
         assert r.status_code in (200, 201), r.text

@@ -3,6 +3,7 @@ bringing back the hands that were in play when the server stopped."""
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import secrets
@@ -24,7 +25,7 @@ from .chat_filter import ChatWordList
 from .clock import Clock
 from .config import ConfigError, TableConfig, new_table_refusal
 from .connection import User
-from .idle import IDLE_SECONDS, IdleTables, unattended
+from .idle import IDLE_SECONDS, IdleTables, unattended, unattended_summary
 from .keyed_lock import HallLocks
 from .pace import MIN_BOT_TIME, UNATTENDED_PACE, bot_time_refusal
 from .standing import DEFAULT_STANDING, StandingTables, standing_configs
@@ -39,6 +40,8 @@ MAX_TABLES_PER_HOST = 3
 PRACTICE_TIMING = {"turn": 120.0, "bank": 120.0, "claim": 30.0, "santan": 60.0,
                    "between_hands": 60.0}
 DESCRIPTIONS_TTL = 1.0  # seconds a node reuses the shared directory's table summaries
+MADE_ROOM = "its host opened another table"
+ELSEWHERE_SECONDS = 2.0  # how long a host's request waits for another node to close a table
 
 
 class HallError(ValueError):
@@ -259,21 +262,43 @@ class Hall:
         if self.ownership is not None and self.ownership.keeper.is_draining:
             raise HallError("this server is being stopped: try again in a moment", "stopping")
         mine = {a.id for a in self.tables.values() if a.info.host == host.id and a.status != CLOSED}
+        elsewhere: dict[int, dict[str, Any]] = {}
         if self.role is not None:  # and at the other nodes (as far as the directory knows)
-            mine |= {t["id"] for t in self.directory.descriptions()
-                     if t.get("host") == host.id and t.get("status") != CLOSED}
-        if len(mine) >= MAX_TABLES_PER_HOST:  # those left with nobody at them go first
-            for table_id in sorted(mine):  # the oldest first, as few as need be
-                if len(mine) < MAX_TABLES_PER_HOST:
-                    break
-                actor = self.tables.get(table_id)
-                if actor is not None and unattended(actor) and await self._close_if_unattended(
-                        table_id, "its host opened another table"):
+            elsewhere = {t["id"]: t for t in self.directory.descriptions()
+                         if t.get("host") == host.id and t.get("status") != CLOSED
+                         and t["id"] not in self.tables}
+            mine |= set(elsewhere)
+        for table_id in sorted(mine):  # those left with nobody at them go first, the oldest
+            if len(mine) < MAX_TABLES_PER_HOST:  # first, as few as need be
+                break
+            actor = self.tables.get(table_id)
+            if actor is not None:
+                if unattended(actor) and await self._close_if_unattended(table_id, MADE_ROOM):
                     mine.discard(table_id)
+            elif unattended_summary(elsewhere[table_id]) and await self._closed_elsewhere(
+                    table_id):
+                mine.discard(table_id)
         if len(mine) >= MAX_TABLES_PER_HOST:
             raise HallError(f"you may host at most {MAX_TABLES_PER_HOST} tables at once",
                             "host_limit")
         return await self._create(cfg, host, player_made=True)
+
+    async def _closed_elsewhere(self, table_id: int) -> bool:
+        """Ask the node of ``table_id`` to close it if nobody sits there; whether it did
+        (its description gone from the directory) within ``ELSEWHERE_SECONDS``."""
+        try:
+            owner = self.directory.owner(table_id)
+            if owner is None or owner == self.node:
+                return False
+            self.directory.send(owner, {"op": "close_unattended", "table": table_id,
+                                        "reason": MADE_ROOM})
+            for _ in range(round(ELSEWHERE_SECONDS / 0.05)):
+                await asyncio.sleep(0.05)
+                if self.directory.description(table_id) is None:
+                    return True
+        except DirectoryUnavailable:
+            pass
+        return False
 
     async def quick_play(self, user: User, ruleset: str, practice: bool = False) -> TableActor:
         """A private 积分 table with three bots, for one person to sit at at once (the one
@@ -487,6 +512,8 @@ class Hall:
         op = message.get("op")
         if op == "close_table" and isinstance(message.get("table"), int):
             job: Any = self.close_table(message["table"], str(message.get("reason") or ""))
+        elif op == "close_unattended" and isinstance(message.get("table"), int):
+            job = self._close_if_unattended(message["table"], str(message.get("reason") or ""))
         elif op == "suspend" and isinstance(message.get("user"), int):
             job = self.suspend(message["user"], str(message.get("message") or "suspended"))
         else:
@@ -501,8 +528,6 @@ class Hall:
 
     def _run(self, job: Any) -> None:
         """Run ``job`` in its own task, kept until it is done; an error is logged."""
-        import asyncio
-
         def done(task: Any) -> None:
             self._jobs.discard(task)
             if not task.cancelled() and task.exception() is not None:

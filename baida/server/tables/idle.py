@@ -25,6 +25,12 @@ def unattended(actor: TableActor) -> bool:
             and not any(s.kind == "person" for s in actor.seats))
 
 
+def unattended_summary(summary: dict[str, Any]) -> bool:
+    """``unattended`` as far as a table's summary (``table_json``, another node's) tells."""
+    return (summary.get("status") == WAITING and summary.get("host") is not None
+            and not any(s.get("kind") == "person" for s in summary.get("seats", ())))
+
+
 class IdleTables:
     """A timer per unattended table; when it runs out, ``close(table_id)`` (which looks
     again, in the table's own task, and closes only a table still unattended)."""

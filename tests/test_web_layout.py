@@ -1,5 +1,5 @@
-"""The table fits the screen: at six window sizes (from 320 px wide), portrait and landscape, whole
-hands in both rulesets where at every turn and every claim prompt the hand, the action bar and
+"""The table fits the screen: at eight window sizes (from 280 px wide), portrait and landscape,
+whole hands in both rulesets where at every turn and every claim prompt the hand, the action bar and
 the four seats lie inside the window and nothing scrolls, and on a phone held sideways the
 discards are not shrunk by the seats above them (a Jiaxing hand scripted to a 三摊
 warning and a 承包 pair, a Wenling hand played to the wall's end with bots that claim all they
@@ -35,7 +35,8 @@ from web_support import (
 
 pytest_plugins = ["web_fixtures"]
 
-SIZES = [(320, 568), (360, 640), (375, 740), (740, 375), (844, 390), (1280, 800), (1920, 1080)]
+SIZES = [(280, 653), (320, 568), (360, 640), (375, 740), (740, 375), (844, 390), (1280, 800),
+         (1920, 1080)]
 SIZE_IDS = [f"{w}x{h}" for w, h in SIZES]
 
 # Everything the player needs lies inside the window: the hand (every tile), the action bar
@@ -296,7 +297,8 @@ def test_a_watcher_on_a_phone_held_sideways_sees_every_seat_and_pond(
         shot(watcher, f"layout-watcher-{width}x{height}")
 
 
-BAR_SIZES = [(320, 568), (360, 640), (375, 740), (412, 915), (740, 375), (768, 1024), (1280, 800)]
+BAR_SIZES = [(280, 653), (320, 568), (360, 640), (375, 740), (412, 915), (740, 375), (768, 1024),
+             (1280, 800)]
 # An open dialog lies inside the window, and everything in it inside the dialog.
 DIALOG_INSIDE = """(selector) => {
   const W = window.innerWidth, H = window.innerHeight;
@@ -397,10 +399,12 @@ PAST_THE_RIGHT = """() => { const W = innerWidth, out = [];
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_no_page_scrolls_sideways_on_the_narrowest_phone(web: Web, lang: str) -> None:
-    """At 320 px (the narrowest phones) the lobby with its tables, my page and both rules pages
-    fit the width: their long English item values wrap, the table list's cards shrink."""
-    page = web.page({"width": 320, "height": 568})
+@pytest.mark.parametrize("width", [280, 320])
+def test_no_page_scrolls_sideways_on_the_narrowest_phone(web: Web, lang: str, width: int) -> None:
+    """At 320 px (the narrowest phones) and 280 (a folded phone's outer screen) the lobby with
+    its tables, my page and both rules pages fit the width: their long English item values
+    wrap, the table list's cards shrink."""
+    page = web.page({"width": width, "height": 568})
     enter_as_guest(page, web.hall.base)
     page.wait_for_selector(".table-row")
     if lang == "en":
@@ -410,7 +414,7 @@ def test_no_page_scrolls_sideways_on_the_narrowest_phone(web: Web, lang: str) ->
         page.evaluate(f"location.hash = '{where}'")
         page.wait_for_selector(ready)
         wide, past = page.evaluate(PAST_THE_RIGHT)
-        assert wide <= 320 and not past, (lang, where, wide, past)
+        assert wide <= width and not past, (lang, where, wide, past)
 
 
 HAND_TILE = "document.querySelector('.hand .tile-btn').getBoundingClientRect().width"

@@ -48,11 +48,21 @@ const app = {
   setBalance(n) {
     if (this.me) this.me.balance = n;
     const el = document.getElementById("balance");
-    if (el) el.textContent = t("balance", { n });
+    if (el) el.replaceWith(balancePill(n));
   },
 };
 
 let unmount = null;
+
+/** The top bar's 银子: the number, and the word the narrowest screens leave out (its title
+ * and label say it whole). */
+function balancePill(n) {
+  const whole = t("balance", { n });
+  const [before, after] = t("balance", { n: "\u0000" }).split("\u0000");
+  const word = (text) => (text ? h("span", { class: "balance-word" }, text) : null);
+  return h("span", { class: "balance", id: "balance", title: whole, "aria-label": whole },
+    word(before), h("span", { class: "balance-n" }, String(n)), word(after));
+}
 
 function topBar() {
   const bar = document.getElementById("topbar");
@@ -65,7 +75,7 @@ function topBar() {
     lang: lang() === "zh" ? "en" : "zh", onclick: () => setLang(lang() === "zh" ? "en" : "zh") }, lang() === "zh" ? "EN" : "中文");
   const account = app.me
     ? [h("span", { class: "who" }, displayName(app.me.name), app.me.guest ? h("small", {}, ` (${t("guest")})`) : null),
-      h("span", { class: "balance", id: "balance" }, t("balance", { n: app.me.balance })),
+      balancePill(app.me.balance),
       h("button", { type: "button", class: "btn btn-plain signout", "aria-label": t("nav.signout"), title: t("nav.signout"), onclick: () => app.signOut().catch((e) => toast(e.message, "error")) },
         icon("exit"), h("span", { class: "nav-long", "aria-hidden": "true" }, t("nav.signout")))]
     : [];

@@ -286,6 +286,18 @@ def test_a_player_mutes_another_at_the_table_and_the_account_remembers(web: Web)
     host.wait_for_function("window.baidaTable.state.chat.some(m => m.text === '第四句')")
     assert "第四句" in host.locator(".chat-lines").inner_text()
     assert host.evaluate(mutes) == []
+    # a mute made on another device holds here from the next table opened, with no reload
+    # (the page asked the hall once, at its first table)
+    csrf = host.request.get(web.hall.base + "/api/session").json()["me"]["csrf"]
+    other_device = f"{web.hall.base}/api/me/mutes/{friend_id}"
+    assert host.request.put(other_device, headers={"X-CSRF-Token": csrf}).ok
+    here = host.evaluate("location.hash")
+    host.evaluate("location.hash = '#/'")
+    host.wait_for_selector(".table-row")
+    host.evaluate(f"location.hash = '{here}'")
+    host.locator(".mutes .btn-mute[aria-pressed='true']").wait_for()
+    assert host.request.delete(other_device, headers={"X-CSRF-Token": csrf}).ok
+    assert host.evaluate(mutes) == []
     # a mute an older page kept in this browser alone is handed to the hall, once
     host.evaluate(f"localStorage.setItem('baida.muted', '[{friend_id}]')")
     host.reload()

@@ -12,7 +12,7 @@ const MAX = 500;
 
 let owner = null;  // the account whose mutes ``muted`` holds
 let muted = new Set();
-let loading = null;  // the fetch of ``owner``'s mutes, once a page
+let loading = null;  // the fetch of ``owner``'s mutes in flight
 
 function cacheKey(id) {
   return `baida.muted.${id}`;
@@ -45,7 +45,8 @@ export function isMuted(me, user) {
   return muted.has(user);
 }
 
-/** Fetch ``me``'s mutes from the hall (once a page); resolves true when they differ from what
+/** Fetch ``me``'s mutes from the hall (each table opened asks again: a mute made on another
+ * device holds from the next table, with no reload); resolves true when they differ from what
  * was shown. */
 export function loadMutes(me) {
   own(me);
@@ -64,7 +65,7 @@ export function loadMutes(me) {
       muted = new Set(list);
       keep();
       return before !== [...muted].sort().join();
-    })().catch(() => false);
+    })().catch(() => false).finally(() => { loading = null; });
   }
   return loading;
 }

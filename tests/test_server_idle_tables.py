@@ -85,6 +85,52 @@ async def test_a_match_played_by_bots_keeps_its_table_until_it_ends(tmp_path: Pa
         await host.http.aclose()
 
 
+LONG_MATCH = {"pause": 0, "turn": 5.0, "bank": 0, "claim": 1.0, "bot_turn": 1.0,
+              "bot_claim": 0.5, "between_hands": 5.0}
+
+
+async def test_a_long_match_nobody_is_at_ends_after_ten_minutes_and_its_table_closes(
+    tmp_path: Path,
+) -> None:
+    """A long match whose people all left played on with 托管 and bots for hours (64 hands at
+    the unattended pace: about three), keeping its table in the lobby and counting against
+    its host's three. With no person connected for ten minutes it now ends at the end of the
+    hand in play, as abandoned (every hand played is settled; the hand in play is finished,
+    not voided); then the table closes like any other nobody sits at. A watcher keeps it."""
+    async with running_hall(tmp_path, starting_balance=400) as hall:
+        host = await Client(hall).guest()
+        table_id = await table_with_bots(hall, host, hands=64, timing=LONG_MATCH,
+                                         stakes="silver", base=1, fee=1)
+        other = await Client(hall).guest()
+        watched = await table_with_bots(hall, other, hands=64, timing=LONG_MATCH)
+        watcher = await Client(hall).guest()
+        await watcher.open(watched)
+        await host.ws.close()
+        await other.ws.close()  # gone too: only a watcher is at that table
+        actor = hall.runtime.hall.get(table_id)
+        kept = hall.runtime.hall.get(watched)
+        match_id = actor.match_id
+        await hall.advance(IDLE_SECONDS - 30, [watcher])
+        assert actor.status != "waiting" and actor.match_id == match_id  # still playing
+        await hall.advance(IDLE_SECONDS / 2, [watcher])  # ten minutes, then its hand's end
+        assert actor.status == "waiting" and actor.driver is None
+        store = hall.runtime.store
+        match = store.tables.get_match(match_id)
+        assert match.status == "abandoned"
+        assert not store.hands.in_progress([table_id])  # no hand left half played
+        assert store.ledger.check().ok
+        assert all(s.user is None for s in actor.seats)  # the gone person's seat is free
+        await hall.advance(IDLE_SECONDS, [watcher])
+        assert hall.runtime.hall.get(table_id) is None  # closed as any unattended table
+        assert store.tables.get(table_id).status == "closed"
+        # the table with a watcher plays on
+        assert kept.status in ("playing", "between") and kept.match_id is not None
+        assert store.tables.get_match(kept.match_id).status == "playing"
+        await watcher.close()
+        for client in (host, other):
+            await client.http.aclose()
+
+
 async def test_a_host_at_the_limit_loses_the_oldest_table_nobody_sits_at(
     tmp_path: Path,
 ) -> None:

@@ -5,6 +5,7 @@ one write) and the match; the table's one timer."""
 
 from __future__ import annotations
 
+import logging
 import secrets
 from typing import Any
 
@@ -17,8 +18,18 @@ from ..connection import Connection
 from ..pace import bot_floor
 from .bots import BotTurns
 from .outbox import Outbox
-from .state import BETWEEN, PLAYING, RECONNECT_GRACE, WAITING, HandInPlay, SeatState
+from .state import (
+    BETWEEN,
+    DESERTED_SECONDS,
+    PLAYING,
+    RECONNECT_GRACE,
+    WAITING,
+    HandInPlay,
+    SeatState,
+)
 from .storage import Storage
+
+log = logging.getLogger(__name__)
 
 
 class MatchLife(Outbox, Storage, BotTurns):
@@ -146,8 +157,11 @@ class MatchLife(Outbox, Storage, BotTurns):
                 fee=self.config.fee,
             )
         match_over = driver.match.over
+        # a match nobody has been at for a while ends here (its seats then free, and a
+        # player's table closes as any unattended one): bots played on for hours
+        deserted = not match_over and self._deserted()
         state = driver.match.state()
-        status = "ended" if match_over else None
+        status = "ended" if match_over else "abandoned" if deserted else None
         try:  # once only, however often it is tried (the ledger's key is the hand's)
             finished = await self.db.call("hands.finish", hand_id, record, result,
                                           settle=settle, match_state=state,
@@ -166,7 +180,10 @@ class MatchLife(Outbox, Storage, BotTurns):
             self._between_deadline = None if limit is None else self.clock.now() + limit
         self._send_hand_result(hand_id, hand.number, outcome, match_over)
         self.metrics.hand_finished()
-        if match_over:
+        if deserted:
+            log.info("table %s: match %s abandoned after hand %s: nobody at the table for "
+                     "%.0f s", self.id, self.match_id, hand.number, DESERTED_SECONDS)
+        if match_over or deserted:
             await self._end_match()
         else:
             self.status = BETWEEN
@@ -224,9 +241,14 @@ class MatchLife(Outbox, Storage, BotTurns):
                 self._maybe_start()  # the start or the deal that failed is tried again
         driver = self.driver
         now = self.clock.now()
+        attended = self._attended()
+        if attended or driver is None:  # (a match's time alone counts, from its first pump)
+            self._unattended_since = None
+        elif self._unattended_since is None:
+            self._unattended_since = now
         if driver is not None and self.status == PLAYING:
             # nobody here: bots and 托管 at the hall's floor; anyone back lifts it at once
-            driver.bot_floor = bot_floor(self._attended(), self.unattended_pace)
+            driver.bot_floor = bot_floor(attended, self.unattended_pace)
             driver.advance(now)
             for turn in driver.bot_turns(now):
                 self._start_bot(turn)

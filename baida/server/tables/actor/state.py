@@ -26,6 +26,9 @@ WAITING, PLAYING, BETWEEN, CLOSED = "waiting", "playing", "between", "closed"
 # seconds a person whose connection closed between hands is still waited for before the
 # next deal (a reload, a network change): their seat is not dealt to 托管 while they come back
 RECONNECT_GRACE = 5.0
+# seconds a match plays on with no person connected (every seat a bot, or 托管 for people
+# gone; no watcher) before it ends, at the end of its hand in play, as abandoned
+DESERTED_SECONDS = 600.0
 
 
 @dataclass(slots=True)
@@ -150,6 +153,7 @@ class TableState:
         self._last_result: tuple[dict[str, Any], list[dict[str, Any]] | None] | None = None
         # resumed between hands after a restart: until then the deal waits for the people
         self._restart_grace: float | None = None
+        self._unattended_since: float | None = None  # no person connected since, in a hand
 
     @property
     def id(self) -> int:
@@ -189,6 +193,11 @@ class TableState:
     def _attended(self) -> bool:
         """Whether a person is connected to the table: in a seat, or watching."""
         return bool(self.spectators) or any(s.conn is not None for s in self.seats)
+
+    def _deserted(self) -> bool:
+        """Whether the hand in play has had no person connected for ``DESERTED_SECONDS``."""
+        since = self._unattended_since
+        return since is not None and self.clock.now() - since >= DESERTED_SECONDS
 
     def _update_listeners(self) -> None:
         if self.driver is None:

@@ -335,3 +335,37 @@ async def test_a_hall_restarts_with_a_persons_hand_in_play(tmp_path: Path) -> No
         actor = hall.runtime.hall.get(table_id)
         assert actor is not None and actor.status == "playing"
         assert actor.seats[0].user is not None and actor.driver.auto_reason[0] == "offline"
+
+
+async def test_one_address_sends_the_bot_workers_at_most_its_share_a_minute(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hint, a record's check and the reviews run in the bot workers, whose places for
+    requests are few: one client's flood held them all (503 ``busy`` for everyone). An address
+    sends at most ``WORKER_REQUESTS`` a minute (a cached answer does not count), then 429
+    ``workers_limited`` with ``Retry-After``; the minute past, it may again."""
+    from baida.server.web.runtime import WORKER_REQUESTS
+
+    ran: list[int] = []
+
+    def counted(data: Any) -> dict[str, Any]:
+        ran.append(1)
+        return {"waits": []}
+
+    monkeypatch.setattr(api, "hand_waits", counted)
+    async with running_hall(tmp_path) as hall:
+        me = await Client(hall).guest()
+        for i in range(WORKER_REQUESTS):
+            r = await me.post("/api/waits", {"n": i})
+            assert r.status_code == 200, r.text
+        r = await me.post("/api/waits", {"n": 0})  # asked before: the cache answers
+        assert r.status_code == 200
+        for path in ("/api/waits", "/api/verify"):
+            r = await me.post(path, {"n": -1})
+            assert r.status_code == 429, r.text
+            assert r.json()["code"] == "workers_limited" and r.headers["Retry-After"] == "10"
+        assert len(ran) == WORKER_REQUESTS
+        hall.clock.advance(60.0)
+        r = await me.post("/api/waits", {"n": -1})
+        assert r.status_code == 200 and len(ran) == WORKER_REQUESTS + 1
+        await me.close()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 
 from ...table import Refused
 from ..store.reports import CHAT_LINES
@@ -47,8 +47,8 @@ def chat_text(text: str | None, phrase: str | None) -> tuple[str | None, str | N
 
 
 class RateLimit:
-    """At most ``most`` times per person in ``window`` seconds, none within ``gap`` seconds of
-    the one before."""
+    """At most ``most`` times per key (a person, an address) in ``window`` seconds, none
+    within ``gap`` seconds of the one before."""
 
     def __init__(self, now: Callable[[], float], window: float, most: int,
                  gap: float = 0.0) -> None:
@@ -56,9 +56,9 @@ class RateLimit:
         self.window = window
         self.most = most
         self.gap = gap
-        self._times: dict[int, deque[float]] = {}
+        self._times: dict[Hashable, deque[float]] = {}
 
-    def allow(self, user_id: int) -> bool:
+    def allow(self, user_id: Hashable) -> bool:
         """Whether ``user_id`` may now (if so, it is counted)."""
         now = self._now()
         times = self._times.setdefault(user_id, deque())

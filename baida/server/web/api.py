@@ -42,7 +42,7 @@ from .guard import MAX_BODY, MAX_RECORD
 from .limits import address_key
 from .metrics_access import proxied
 from .review import decision_review, hand_review
-from .runtime import HashingBusy, Runtime
+from .runtime import WORKER_REQUESTS, HashingBusy, Runtime
 from .verify import verify_record
 from .waits import WaitsError, hand_waits
 
@@ -61,11 +61,13 @@ Handler = Callable[[Request], Awaitable[Response]]
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, message: str, code: str | None = None) -> None:
+    def __init__(self, status: int, message: str, code: str | None = None,
+                 retry_after: int | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
         self.code = code
+        self.retry_after = retry_after
 
 
 def error(status: int, message: str, code: str | None = None,
@@ -119,7 +121,8 @@ def endpoint(*, auth: bool = False, csrf: bool = True) -> Callable[[Handler], Ha
                     set_session_cookie(rt, response, adopted[2])
                 return response
             except ApiError as exc:
-                return error(exc.status, exc.message, exc.code)
+                wait = None if exc.retry_after is None else {"Retry-After": str(exc.retry_after)}
+                return error(exc.status, exc.message, exc.code, wait)
             except NameTaken as exc:
                 return error(400, str(exc), getattr(exc, "code", "name_taken"))
             except (InvalidRequest, ConfigError, OptionError, HallError) as exc:
@@ -304,11 +307,22 @@ def _keep(cache: dict[Any, Any], key: Any, value: Any, size: int) -> None:
         del cache[next(iter(cache))]
 
 
+def _worker_quota(request: Request) -> None:
+    """A 429 (``workers_limited``) past ``WORKER_REQUESTS`` an address a minute: one client's
+    flood of checks would take every place the requests have in the workers (503 ``busy`` for
+    everyone else)."""
+    rt = runtime_of(request)
+    if not rt.worker_quota.allow(address_key(client_address(request))):
+        raise ApiError(429, f"at most {WORKER_REQUESTS} hints, checks and reviews a minute "
+                            "from one address: wait a moment", "workers_limited", 10)
+
+
 async def _in_workers(request: Request, doing: str, fn: Callable[..., Any], *args: Any) -> Any:
     """``fn(*args)`` in the bot workers; a 409 when the record cannot be ``doing`` (replayed,
     reviewed), a 503 when the workers do not answer in time."""
     rt = runtime_of(request)
     assert rt.bots is not None
+    _worker_quota(request)
     try:
         return await rt.bots.run(fn, *args)
     except (EngineError, ValueError) as exc:
@@ -385,6 +399,7 @@ async def waits(request: Request) -> Response:
         rt = runtime_of(request)
         assert rt.bots is not None
         data = decode(raw)
+        _worker_quota(request)
         try:
             cached = await rt.bots.run(hand_waits, data)
         except WaitsError as exc:

@@ -131,19 +131,19 @@ PATHS: dict[str, dict[str, Any]] = {
                                          "schema": {"type": "string"}}])},
     "/api/hands/{hand_id}/verify": {"get": _op(
         "Check a stored hand against its commitment and settlement", auth=True,
-        errors=("404", "409", "503"), params=HAND)},
+        errors=("404", "409", "429", "503"), params=HAND)},
     "/api/hands/{hand_id}/replay": {"get": _op(
         "A finished hand to look back at, from the viewer's seat", auth=True,
-        errors=("404", "409", "503"), params=HAND)},
+        errors=("404", "409", "429", "503"), params=HAND)},
     "/api/hands/{hand_id}/review": {"get": _op(
         "The expert bot's value of each decision the viewer made", auth=True,
-        errors=("404", "409", "503"), params=HAND)},
+        errors=("404", "409", "429", "503"), params=HAND)},
     "/api/verify": {"post": _op(
         f"Check any game record (baida-record-v1, at most {MAX_RECORD} bytes)",
-        errors=("409", "503"), body={"required": True, "content": {
+        errors=("409", "429", "503"), body={"required": True, "content": {
             "application/json": {"schema": ANY_OBJECT}}})},
     "/api/waits": {"post": _op(
-        f"The tiles that would win a hand (at most {MAX_BODY} bytes)", errors=("503",),
+        f"The tiles that would win a hand (at most {MAX_BODY} bytes)", errors=("429", "503"),
         body={"required": True, "content": {"application/json": {"schema": {
             "type": "object", "properties": {
                 "ruleset": {"type": "string"}, "options": ANY_OBJECT,

@@ -24,6 +24,7 @@ from ..ops.metrics import Metrics
 from ..store.skeletons import warm as warm_skeletons
 from ..store.writer import StoreWriter
 from ..tables.botpool import BotPool
+from ..tables.chat import RateLimit
 from ..tables.chat_filter import ChatWordList
 from ..tables.clock import Clock, LoopClock
 from ..tables.connection import Connection, User
@@ -37,6 +38,8 @@ from .settings import HallSettings
 log = logging.getLogger("baida.server")
 T = TypeVar("T")
 HASHING_QUEUE = 256  # password checks waiting for a hashing thread; more are refused (busy)
+# the requests one address may send to the bot workers a minute (answers from a cache aside)
+WORKER_REQUESTS = 120
 
 
 class HashingBusy(RuntimeError):
@@ -87,6 +90,8 @@ class Runtime:
         self.logins = LoginGate(self._now, settings.signins_per_address)
         self.guests = GuestLimiter(self._now, settings.guests_per_hour)
         self.room_limiter = RoomCodeLimiter(self._now)
+        # hints, a record's check and reviews reaching the bot workers, per address a minute
+        self.worker_quota = RateLimit(self._now, 60.0, WORKER_REQUESTS)
         self.limits = Limits(request_timeout=settings.request_timeout,
                              connections_per_address=settings.connections_per_address,
                              sockets_per_address=settings.sockets_per_address,

@@ -61,6 +61,7 @@ const STRINGS = {
   "err.stopping": ["这台服务器正在停机，请稍后再试。", "{msg}"],
   "err.table_elsewhere": ["新牌桌到了另一台服务器上：请从大厅进入。", "{msg}"],
   "err.busy": ["大厅正忙，请稍后再试。", "{msg}"],
+  "err.workers_limited": ["这个网络地址一分钟内的听牌提示、核对和复盘太多了，请稍等片刻。", "{msg}"],
   "err.not_allowed": ["这只供大厅的管理员读取。", "{msg}"],
   "err.internal": ["大厅出了点问题，请稍后再试。", "{msg}"],
   // a table's refusals: by the case (reason) where one code covers several, else by the code

@@ -7,13 +7,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 
 from ..directory.in_process import DirectoryUnavailable, HallLock
-
-log = logging.getLogger(__name__)
 
 # a hall-wide lock's life: its holder lets it go long before (a count, a write or two, a
 # password's hash), and one that dies holding it blocks the key no longer than this

@@ -443,6 +443,32 @@ def test_an_account_files_at_most_ten_reports_an_hour_at_all_the_tables() -> Non
     assert quota.take(7) and not quota.take(7)
 
 
+def test_the_nodes_of_a_hall_count_reports_in_one_quota() -> None:
+    """Each node kept its own quota: with two nodes an account filed twenty reports an hour.
+    The hall's count (Redis, ``hit``) is asked too; while it cannot say, the node's own."""
+    from baida.server.tables.chat import ReportQuota
+
+    class Counts:
+        def __init__(self) -> None:
+            self.counts: dict[str, int] = {}
+            self.out = False
+
+        def hit(self, name: str, window: float) -> int | None:
+            if self.out:
+                return None
+            assert window == 3600.0
+            self.counts[name] = self.counts.get(name, 0) + 1
+            return self.counts[name]
+
+    shared = Counts()
+    nodes = [ReportQuota(lambda: 0.0) for _ in range(2)]
+    for node in nodes:
+        node.shared = shared
+    assert [nodes[i % 2].take(7) for i in range(12)] == [True] * 10 + [False] * 2
+    shared.out = True  # Redis out: each node counts its own
+    assert [nodes[0].take(8) for _ in range(11)] == [True] * 10 + [False]
+
+
 async def test_every_table_of_the_hall_counts_reports_in_one_quota(tmp_path: Path) -> None:
     async with running_hall(tmp_path) as hall:
         host = await Client(hall).guest()

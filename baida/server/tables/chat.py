@@ -6,6 +6,7 @@ from __future__ import annotations
 import unicodedata
 from collections import deque
 from collections.abc import Callable, Hashable
+from typing import Protocol
 
 from ...table import Refused
 from ..store.reports import CHAT_LINES
@@ -85,15 +86,30 @@ REPORT_AGAIN = 600.0  # seconds before one person may report the same person aga
 REPORTS_PER_HOUR = 10  # reports one account may file in an hour, at all of a node's tables
 
 
+class HallCounts(Protocol):
+    """Counts kept for every node of a hall (``ContainedDirectory.hit``); None: not now."""
+
+    def hit(self, name: str, window: float) -> int | None: ...
+
+
 class ReportQuota(RateLimit):
-    """Reports one account may file in an hour at any of the node's tables: a pair's limit is
+    """Reports one account may file in an hour at any of the hall's tables: a pair's limit is
     per table, so moving between tables, one person's accounts could file reports (rows on
-    the operator's page, log lines) without end and bury the real ones."""
+    the operator's page, log lines) without end and bury the real ones. With ``shared`` (the
+    directory of a hall of several nodes) the hour's reports are counted at every node."""
 
     def __init__(self, now: Callable[[], float]) -> None:
         super().__init__(now, 3600.0, REPORTS_PER_HOUR)
+        self.shared: HallCounts | None = None
 
-    take = RateLimit.allow
+    def take(self, user_id: int) -> bool:
+        """Whether ``user_id`` may file a report now (if so, it is counted)."""
+        if not self.allow(user_id):
+            return False
+        if self.shared is None:
+            return True
+        count = self.shared.hit(f"reports:{user_id}", self.window)
+        return count is None or count <= self.most
 
 
 class ChatRecord:

@@ -171,6 +171,7 @@ class Runtime:
         await self.hall.open()
         if s.node is not None:
             self.directory.on_message(s.node.name, self.hall.on_message)
+            self.hall.report_quota.shared = self.directory  # reports counted hall-wide
             self.limits.proxies.nodes = self.other_machines
             self.handoffs.start()
             self.node_metrics.start()

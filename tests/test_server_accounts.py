@@ -19,6 +19,7 @@ from baida.server.web.limits import (
     NAME_FAILURES,
     GuestLimiter,
     LoginGate,
+    Refusal,
     address_key,
 )
 
@@ -155,16 +156,16 @@ def test_the_gate_counts_names_devices_and_addresses() -> None:
     for i, spelling in enumerate(["ａlice", "ALICE", "Alice", "alice"] * 3):
         if i == NAME_FAILURES:
             break
-        gate.failed(f"10.0.0.{i}", spelling)
+        assert not isinstance(gate.attempt(f"10.0.0.{i}", spelling), Refusal)
     assert gate.admit("192.0.2.1", "ａＬＩＣＥ").code == "name_limited"
     assert gate.admit("192.0.2.1", "bob") is None
     assert gate.admit("192.0.2.1", "alice", owner) is None  # the owner's browser
     assert gate.admit("192.0.2.1", "alice", ("device-2", "bob")) is not None  # bob's browser
     for _ in range(DEVICE_FAILURES):  # the owner's own wrong passwords count on its cookie
-        gate.failed("192.0.2.2", "alice", owner)
+        assert not isinstance(gate.attempt("192.0.2.2", "alice", owner), Refusal)
     assert gate.admit("192.0.2.3", "alice", owner).code == "name_limited"
     for i in range(ADDRESS_FAILURES):  # one address guessing many names
-        gate.failed("198.51.100.7", f"user{i}")
+        assert not isinstance(gate.attempt("198.51.100.7", f"user{i}"), Refusal)
     assert gate.admit("198.51.100.7", "carol").code == "address_limited"
     now[0] += 600
     assert gate.admit("198.51.100.7", "carol") is None

@@ -15,7 +15,7 @@ from baida.server.directory.contained import ContainedDirectory
 from baida.server.directory.in_process import DirectoryUnavailable
 from baida.server.directory.in_redis import REDIS_SECONDS, RedisDirectory
 from baida.server.web.auth import ROOM_FAILURES, RoomCodeLimiter
-from baida.server.web.limits import NAME_FAILURES, LoginGate
+from baida.server.web.limits import NAME_FAILURES, LoginGate, Refusal
 
 if TYPE_CHECKING:
     from private_redis import PrivateRedis
@@ -176,8 +176,7 @@ def test_wrong_room_codes_count_for_every_node(
     logins = LoginGate(lambda: clock[0])
     logins.share(nodes[0])
     for _ in range(NAME_FAILURES):
-        assert logins.admit("1.1.1.1", "alice") is None
-        logins.failed("1.1.1.1", "alice")
+        assert not isinstance(logins.attempt("1.1.1.1", "alice"), Refusal)
     refusal = logins.admit("2.2.2.2", "alice")  # this node's own count closes the name
     assert refusal is not None and refusal.code == "name_limited"
     assert logins.admit("2.2.2.2", "bob") is None
@@ -187,3 +186,31 @@ def test_a_node_without_redis_at_start_is_a_clear_error(private_redis: PrivateRe
     private_redis.stop()
     with pytest.raises(DirectoryUnavailable, match="no Redis answers"):
         RedisDirectory(private_redis.url, "node-0", "t")
+
+
+def test_a_guess_is_counted_at_every_node_before_its_password_is_checked(
+    nodes: list[ContainedDirectory],
+) -> None:
+    """Each guess takes its place in the hall's count (Redis's answer to the increment)
+    before the password is checked, and gives it back if the password was right: guesses
+    sent at once to both nodes get exactly the name's ten checks."""
+    clock = [0.0]
+    gates = [LoginGate(lambda: clock[0], attempts=0) for _ in nodes]
+    for gate, node in zip(gates, nodes, strict=True):
+        gate.share(node)
+    taken = [gates[i % 2].attempt(f"10.0.{i}.1", "alice") for i in range(30)]
+    let_through = [t for t in taken if not isinstance(t, Refusal)]
+    assert len(let_through) == NAME_FAILURES
+    assert {t.code for t in taken if isinstance(t, Refusal)} == {"name_limited"}
+    let_through[0].give_back()  # that one's password was right: its place is free again
+    let_through[0].give_back()  # (once)
+    assert not isinstance(gates[1].attempt("10.9.9.1", "alice"), Refusal)
+    assert isinstance(gates[0].attempt("10.9.9.2", "alice"), Refusal)
+    assert nodes[0].hits("login-name:alice") == NAME_FAILURES
+    # given back after its window ended, a count is not taken below nothing
+    nodes[0].inner.flush()
+    gone = gates[0].attempt("10.9.9.3", "bob")
+    assert not isinstance(gone, Refusal)
+    nodes[0].inner._redis.delete(nodes[0].inner.key("hits", "login-name:bob"))
+    gone.give_back()
+    assert nodes[0].hits("login-name:bob") == 0

@@ -115,6 +115,36 @@ async def test_a_holder_that_died_holds_the_key_only_until_its_lock_expires(
     assert 0.3 <= waited < 2.0
 
 
+async def test_a_slow_holder_keeps_its_lock_past_its_seconds(
+    nodes: list[ContainedDirectory],
+) -> None:
+    """The store stalled 20 s under a host's request: the lock expired after 15 and the other
+    node made a fourth table. A holder renews its lock while it holds it."""
+    a, b = nodes
+    la = HallLocks("host", a.hall_lock, seconds=0.3, poll=0.01)
+    lb = HallLocks("host", b.hall_lock, seconds=0.3, poll=0.01)
+    held = asyncio.Event()
+    order: list[str] = []
+
+    async def slow() -> None:
+        async with la.hold(4):
+            held.set()
+            await asyncio.sleep(2.0)  # six of its lives
+            order.append("slow done")
+
+    async def other() -> None:
+        await held.wait()
+        with pytest.raises(DirectoryUnavailable):  # waited its 0.3 s + 1, and gave up
+            async with lb.hold(4):
+                order.append("other in")  # never, while the slow one holds it
+        order.append("other gave up")
+
+    await asyncio.gather(slow(), other())
+    assert order == ["other gave up", "slow done"]
+    async with lb.hold(4):  # let go: free at once
+        pass
+
+
 async def test_while_redis_is_out_each_node_holds_its_own_lock(
     private_redis: PrivateRedis, nodes: list[ContainedDirectory]
 ) -> None:
@@ -148,6 +178,9 @@ class NeverFree:
     def release(self) -> None:
         raise AssertionError("never taken, never released")
 
+    def renew(self) -> None:
+        raise AssertionError("never taken, never renewed")
+
 
 async def test_waiting_longer_than_a_holder_may_hold_is_a_try_again() -> None:
     clock = [0.0]
@@ -180,6 +213,9 @@ async def test_one_process_and_long_names() -> None:
             return True
 
         def release(self) -> None:
+            pass
+
+        def renew(self) -> None:
             pass
 
     def shared(name: str, seconds: float) -> Free:

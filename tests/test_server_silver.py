@@ -13,6 +13,7 @@ from hall_harness import INSTANT, Client, Hall, running_hall
 from test_server_play import player
 
 from baida.client.play import HandTracker
+from baida.server.store.errors import InvalidRequest
 
 pytestmark = pytest.mark.anyio
 
@@ -238,13 +239,26 @@ class CountingStore:
         self.inner = inner
         self.finishes: Counter[int] = Counter()  # hand id -> times its end was sent
 
+        self.refused = False
+        self.failed_writes = 0  # the closing's first write fails once, after the refusal
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
     async def call(self, op: str, *args: Any, **kwargs: Any) -> Any:
         if op == "hands.finish":
             self.finishes[args[0]] += 1
-        return await self.inner.call(op, *args, **kwargs)
+        try:
+            return await self.inner.call(op, *args, **kwargs)
+        except InvalidRequest:
+            self.refused = True
+            raise
+
+    async def write(self, fn: Any, *args: Any) -> Any:
+        if self.refused and not self.failed_writes:
+            self.failed_writes += 1
+            raise OSError("disk I/O error (a test's failing store)")
+        return await self.inner.write(fn, *args)
 
 
 async def test_a_stored_table_whose_settlement_the_ledger_refuses_closes_and_voids_the_hand(
@@ -254,7 +268,8 @@ async def test_a_stored_table_whose_settlement_the_ledger_refuses_closes_and_voi
     its first win: the ledger refuses payments that do not sum to 0, which no retry changes.
     The table tried again for ever, standing still (``storage_down``), its players held
     there. It now closes at once (``broken``), the hand voided: nobody pays it, the ledger
-    stays sound, and nothing is tried again."""
+    stays sound, and nothing is tried again. The closing's own first write fails here: it is
+    tried again, and the table closes then."""
     from baida.server.tables.actor import CLOSED
     from baida.server.tables.config import TableConfig
 
@@ -278,7 +293,7 @@ async def test_a_stored_table_whose_settlement_the_ledger_refuses_closes_and_voi
                 break
         assert actor.status == CLOSED, [m["code"] for m in me.of_type("notice")]
         assert me.last("error")["code"] == "broken", me.last("error")
-        assert me.closed
+        assert me.closed and store.failed_writes == 1
         assert not me.of_type("notice")  # never told to wait for a store that will not take it
         attempts = dict(store.finishes)
         await hall.advance(60.0, [me])

@@ -49,6 +49,12 @@ if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
 return n
 """
 
+_UNHIT = """
+local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+if n > 0 then return redis.call('DECR', KEYS[1]) end
+return 0
+"""
+
 
 class ContainedDirectory:
     """The directory of one node of several (the ``Directory`` interface), contained."""
@@ -79,6 +85,7 @@ class ContainedDirectory:
         self._stop = threading.Event()
         self._raise_number = inner.register_script(_RAISE_NUMBER)
         self._hit = inner.register_script(_HIT)
+        self._unhit = inner.register_script(_UNHIT)
         inner.on_write_failed = self._write_failed
         # a restarted node: the connections its earlier process counted are gone
         self._tell(lambda: inner.pipeline().delete(inner.key("online", self.node)).execute())
@@ -393,6 +400,11 @@ class ContainedDirectory:
         key = self.inner.key("hits", name)
         return self._ask(lambda: int(self.inner.get(key) or 0), lambda: None)
 
+    def unhit(self, name: str) -> None:
+        """Take back one ``hit`` of ``name`` (never below 0; a key gone is left gone)."""
+        key = self.inner.key("hits", name)
+        self._tell(lambda: self._unhit(keys=[key]))
+
     # ---------------------------------------------------------------- locks across nodes
 
     def hall_lock(self, name: str, seconds: float) -> ContainedLock:
@@ -428,6 +440,12 @@ class ContainedLock:
     def acquire(self) -> bool | None:
         return self.directory._ask(lambda: bool(self.lock.acquire(blocking=False)),
                                    lambda: None)
+
+    def renew(self) -> None:
+        try:
+            self.directory._ask(lambda: self.lock.reacquire(), lambda: None)
+        except redis.exceptions.LockError:  # it expired before: another may hold it now
+            log.warning("directory: the lock %s expired while it was held", self.lock.name)
 
     def release(self) -> None:
         """This node's queued writes reach Redis first (what the holder made, a table's

@@ -31,6 +31,10 @@ class HallLock(Protocol):
         """Let it go, once what was written while it was held is visible to every node."""
         ...
 
+    def renew(self) -> None:
+        """Hold it for its seconds again from now (a holder that is slow, not dead)."""
+        ...
+
 
 class Directory(Protocol):
     def claim_table(self, table_id: int, node: str) -> bool:

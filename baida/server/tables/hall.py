@@ -42,6 +42,7 @@ PRACTICE_TIMING = {"turn": 120.0, "bank": 120.0, "claim": 30.0, "santan": 60.0,
 DESCRIPTIONS_TTL = 1.0  # seconds a node reuses the shared directory's table summaries
 MADE_ROOM = "its host opened another table"
 ELSEWHERE_SECONDS = 2.0  # how long a host's request waits for another node to close a table
+CLOSE_AGAIN = 5.0  # seconds before a table the store refused is closed again, if that failed
 
 
 class HallError(ValueError):
@@ -221,7 +222,14 @@ class Hall:
             return
 
         async def close() -> None:
-            await actor.call(actor.close, reason, "broken")
+            try:
+                await actor.call(actor.close, reason, "broken")
+            except Exception as exc:  # the store failed the closing's own writes: again later
+                log.warning("table %s: closing it failed (%s); trying again in %.0f s",
+                            table_id, exc, CLOSE_AGAIN)
+                self.clock.call_at(self.clock.now() + CLOSE_AGAIN,
+                                   lambda: self._refused(table_id, reason))
+                return
             await self._closed(table_id, reason)
 
         self._run(close())
@@ -275,9 +283,10 @@ class Hall:
             if actor is not None:
                 if unattended(actor) and await self._close_if_unattended(table_id, MADE_ROOM):
                     mine.discard(table_id)
-            elif unattended_summary(elsewhere[table_id]) and await self._closed_elsewhere(
-                    table_id):
-                mine.discard(table_id)
+            elif unattended_summary(elsewhere[table_id]):
+                if not await self._closed_elsewhere(table_id):
+                    break  # its node is slow or gone: asking it to close more would (later)
+                mine.discard(table_id)  # close them all, and the request still be refused
         if len(mine) >= MAX_TABLES_PER_HOST:
             raise HallError(f"you may host at most {MAX_TABLES_PER_HOST} tables at once",
                             "host_limit")

@@ -12,8 +12,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 
 from ..directory.in_process import DirectoryUnavailable, HallLock
 
-# a hall-wide lock's life: its holder lets it go long before (a count, a write or two, a
-# password's hash), and one that dies holding it blocks the key no longer than this
+# a hall-wide lock's life (renewed while held): one whose holder dies blocks its key no longer
 HOLD_SECONDS = 15.0
 POLL_SECONDS = 0.02  # how often a lock held at another node is tried again
 MAX_NAME = 200  # characters of a key kept as they are in the lock's name (longer: a digest)
@@ -46,8 +45,9 @@ class HallLocks:
     """``async with locks.hold(key):`` runs one holder of each key in the whole hall: first
     in this node, then through ``shared(name, seconds)`` (a lock every node sees, tried
     every ``POLL_SECONDS``; None: a hall of one process). While the shared directory is
-    out, the node's own lock is all there is. Waiting longer than a holder may hold it
-    is ``DirectoryUnavailable`` (the routes answer 503: try again)."""
+    out, the node's own lock is all there is. A holder renews it every third of its seconds
+    while it holds it; one that dies lets it expire. Waiting longer than a lock's seconds is
+    ``DirectoryUnavailable`` (the routes answer 503: try again)."""
 
     def __init__(self, kind: str,
                  shared: Callable[[str, float], HallLock | None] | None = None, *,
@@ -69,14 +69,33 @@ class HallLocks:
             name = self._name(key)
             lock = None if self.shared is None else self.shared(name, self.seconds)
             taken = await self._take(name, lock) if lock is not None else None
+            renewing = None
+            if taken and lock is not None:  # a slow holder (the store stalled) keeps it
+                renewing = asyncio.ensure_future(self._renew(lock))
             try:
                 yield
             finally:
-                if taken and lock is not None:
-                    await asyncio.to_thread(lock.release)
+                if renewing is not None and lock is not None:
+                    renewing.cancel()
+                    await self._release(lock)
                     if len(self._let_go) > 10_000:
                         self._let_go.clear()
                     self._let_go[name] = self.now()
+
+    async def _renew(self, lock: HallLock) -> None:
+        while True:
+            await asyncio.sleep(self.seconds / 3)
+            lock.renew()
+
+    @staticmethod
+    async def _release(lock: HallLock) -> None:
+        """``lock.release()`` (it waits for this node's queued writes) off the event loop; at
+        once, on the loop, if the holder is cancelled while it waits for a thread."""
+        try:
+            await asyncio.to_thread(lock.release)
+        except asyncio.CancelledError:
+            lock.release()
+            raise
 
     async def _take(self, name: str, lock: HallLock) -> bool | None:
         """True once taken; None if the directory is out. A node that has just let the

@@ -6,9 +6,7 @@ new password, signing out) revokes the sessions it must. The limits are ``limits
 
 from __future__ import annotations
 
-import contextlib
 import logging
-from collections.abc import AsyncIterator
 from typing import Any
 
 from starlette.background import BackgroundTask
@@ -31,7 +29,7 @@ from .api import (
     set_session_cookie,
 )
 from .auth import COOKIE, DEVICE_COOKIE, DEVICE_DAYS
-from .limits import Refusal, address_key, login_key
+from .limits import Refusal, Taken, login_key
 from .runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -91,13 +89,16 @@ async def guest(request: Request) -> Response:
     if request.state.account is not None:
         return JSONResponse({"me": me_json(rt, request.state.account, request.state.session)})
     address = client_address(request)
-    refusal = rt.guests.refusal(address)
-    if refusal is not None:
+    taken = rt.guests.take(address)
+    if isinstance(taken, Refusal):
         log.warning("guest refused: too many from one address", extra=fields(
             "guests_limited", address=address))
-        return limited(refusal)
-    rt.guests.made(address)
-    account = await rt.db.write(lambda s: s.accounts.create_guest())
+        return limited(taken)
+    try:
+        account = await rt.db.write(lambda s: s.accounts.create_guest())
+    except BaseException:
+        taken.give_back()  # none was made
+        raise
     response = await open_session(rt, account, 201)
     response.background = BackgroundTask(prune_guests, rt)  # once the guest has its answer
     return response
@@ -116,20 +117,6 @@ async def prune_guests(rt: Runtime) -> None:
     if gone:
         log.info("%d guests pruned", len(gone), extra=fields(
             "guests_pruned", count=len(gone), first=gone[0], last=gone[-1]))
-
-
-@contextlib.asynccontextmanager
-async def one_attempt_at_a_time(rt: Runtime, address: str,
-                                name: str | None = None) -> AsyncIterator[None]:
-    """Sign-ins, registrations and password changes one at a time per address, and per
-    account name after that (always in that order): each is counted before the next is looked
-    at. Sent at once, they all passed the limits before the first was counted."""
-    async with rt.signing.hold(("address", address_key(address))):
-        if name is None:
-            yield
-            return
-        async with rt.signing.hold(("name", login_key(name))):
-            yield
 
 
 def _check_words(rt: Runtime, name: str) -> None:
@@ -157,21 +144,25 @@ async def register(request: Request) -> Response:
             return error(403, "missing or wrong X-CSRF-Token")
     address = client_address(request)
     upgrade = current is not None and current.is_guest  # the guest's account: nothing new
-    async with one_attempt_at_a_time(rt, address):
-        refusal = rt.logins.admit(address, None) or (
-            None if upgrade else rt.guests.refusal(address, registering=True))
-        if refusal is not None:
-            if refusal.code == "accounts_limited":
-                log.warning("registration refused: too many new accounts from one address",
-                            extra=fields("accounts_limited", address=address))
-            return limited(refusal)
+    # each counted before it is made (a new account, with the starting balance): sent at
+    # once, registrations all passed the limits before the first was counted
+    refusal = rt.logins.admit(address, None)
+    taken = refusal or (Taken() if upgrade else rt.guests.take(address, registering=True))
+    if isinstance(taken, Refusal):
+        if taken.code == "accounts_limited":
+            log.warning("registration refused: too many new accounts from one address",
+                        extra=fields("accounts_limited", address=address))
+        return limited(taken)
+    try:
         _check_words(rt, name)
         if upgrade:
             account = await rt.hashing(
                 lambda s: s.accounts.upgrade_guest(current.id, password, name=name))
         else:
             account = await rt.hashing(lambda s: s.accounts.register(name, password))
-            rt.guests.made(address)  # a new account, with the starting balance
+    except BaseException:
+        taken.give_back()  # no new account
+        raise
     if not upgrade:
         await _close_current(request)
     return await open_session(rt, account, 201, device=True)
@@ -185,23 +176,27 @@ async def login(request: Request) -> Response:
     password = field(data, "password")
     address = client_address(request)
     device = _device(request)
-    async with one_attempt_at_a_time(rt, address, name):
-        refusal = rt.logins.admit(address, name, device)
-        if refusal is not None:
-            rt.metrics.logins.labels(outcome="limited").inc()
-            log.warning("sign-in refused: %s", refusal.code, extra=fields(
-                "login_limited", login=name[:40], address=address, limit=refusal.code))
-            return limited(refusal)
-        try:
-            account = await rt.hashing(lambda s: s.accounts.authenticate(name, password))
-        except (AuthenticationFailed, AccountSuspended) as exc:
-            rt.logins.failed(address, name, device)
-            rt.metrics.logins.labels(outcome="failed").inc()
-            log.info("sign-in failed", extra=fields(
-                "login_failed", login=name[:40], address=address,
-                known_device=device is not None,
-                reason="suspended" if isinstance(exc, AccountSuspended) else "credentials"))
-            raise
+    # counted as a wrong password before it is checked (given back if it is right): guesses
+    # sent at once, to one node or several, all passed the limit before the first was counted
+    taken = rt.logins.attempt(address, name, device)
+    if isinstance(taken, Refusal):
+        rt.metrics.logins.labels(outcome="limited").inc()
+        log.warning("sign-in refused: %s", taken.code, extra=fields(
+            "login_limited", login=name[:40], address=address, limit=taken.code))
+        return limited(taken)
+    try:
+        account = await rt.hashing(lambda s: s.accounts.authenticate(name, password))
+    except (AuthenticationFailed, AccountSuspended) as exc:  # the count stands
+        rt.metrics.logins.labels(outcome="failed").inc()
+        log.info("sign-in failed", extra=fields(
+            "login_failed", login=name[:40], address=address,
+            known_device=device is not None,
+            reason="suspended" if isinstance(exc, AccountSuspended) else "credentials"))
+        raise
+    except BaseException:  # the password was never checked (busy, the store)
+        taken.give_back()
+        raise
+    taken.give_back()
     rt.metrics.logins.labels(outcome="ok").inc()
     await _close_current(request)
     return await open_session(rt, account, device=True)
@@ -235,16 +230,18 @@ async def password(request: Request) -> Response:
         raise ApiError(400, "a guest has no password: register first", "guest_no_password")
     address = client_address(request)
     device = _device(request)
-    async with one_attempt_at_a_time(rt, address, account.name):
-        refusal = rt.logins.admit(address, account.name, device)
-        if refusal is not None:
-            return limited(refusal)
-        try:
-            changed = await rt.hashing(
-                lambda s: s.accounts.change_password(account.id, current, new))
-        except AuthenticationFailed:
-            rt.logins.failed(address, account.name, device)
-            raise ApiError(403, "the current password is wrong", "wrong_password") from None
+    taken = rt.logins.attempt(address, account.name, device)  # as a sign-in's (above)
+    if isinstance(taken, Refusal):
+        return limited(taken)
+    try:
+        changed = await rt.hashing(
+            lambda s: s.accounts.change_password(account.id, current, new))
+    except AuthenticationFailed:  # the count stands
+        raise ApiError(403, "the current password is wrong", "wrong_password") from None
+    except BaseException:
+        taken.give_back()
+        raise
+    taken.give_back()
     log.info("password changed", extra=fields("password_changed", user=account.id))
     return await open_session(rt, changed, device=True)
 

@@ -111,6 +111,10 @@ class SharedCounts(Protocol):
 
     def hits(self, name: str) -> int | None: ...
 
+    def unhit(self, name: str) -> None:
+        """Take back one ``hit`` (never below 0, and nothing once its window is over)."""
+        ...
+
 
 class FailureLimiter:
     """Failures per key (a client address, an account) in a sliding window of ``window``
@@ -166,7 +170,41 @@ class FailureLimiter:
             self._recent(key).append(now)
             if self.shared is not None:
                 self.shared.hit(f"{self.kind}:{key}", self.window)
-        if len(self._fails) > 100_000:  # forget idle keys
+        self._forget_idle()
+
+    def take(self, keys: tuple[str, ...]) -> float | None:
+        """Count one more for every key of ``keys`` unless that blocks one: None then, and
+        nothing counted. Taken before what it counts is known (a password yet to be checked),
+        so that requests sent at once cannot all pass a limit before the first is counted:
+        this node's count is checked and raised in one step, and the hall's is Redis's
+        answer to the increment itself. ``give_back(keys, at)`` with the time returned
+        undoes it."""
+        if self.blocked_keys(keys):
+            return None
+        now = self._now()
+        counted: list[str] = []
+        for key in keys:
+            self._recent(key).append(now)
+            counted.append(key)
+            shared = (None if self.shared is None
+                      else self.shared.hit(f"{self.kind}:{key}", self.window))
+            if shared is not None and shared > self.limit:
+                self.give_back(tuple(counted), now)
+                return None
+        self._forget_idle()
+        return now
+
+    def give_back(self, keys: tuple[str, ...], at: float) -> None:
+        """Undo ``take(keys)`` that returned ``at`` (what it counted turned out well)."""
+        for key in keys:
+            times = self._fails.get(key)
+            if times is not None and at in times:
+                times.remove(at)
+            if self.shared is not None:
+                self.shared.unhit(f"{self.kind}:{key}")
+
+    def _forget_idle(self) -> None:
+        if len(self._fails) > 100_000:
             for key in [k for k, v in self._fails.items() if not v]:
                 del self._fails[key]
 

@@ -13,6 +13,11 @@ Sign-ins are limited so that guessing is slow and nobody can lock the owner out:
   before the password is hashed; ``baida serve --signins-per-address``), in a window: a
   flood of valid logins costs one address a wait, not the hall its time.
 
+A sign-in counts as a wrong password from the moment it is let through and gives that back
+when its password turns out right (``LoginGate.attempt``), and a new account counts from
+before it is made (``GuestLimiter.take``): requests sent at once cannot all pass a limit
+before the first is counted.
+
 Every limit is counted per address, an IPv6 address by its /64 network (what one
 subscriber gets). With ``--nodes N`` (or nodes on several machines) the counts are kept for
 the whole hall in the shared directory (``share``); while it is out, each node counts its own.
@@ -58,6 +63,22 @@ def login_key(name: str) -> str:
         return name[:64]
 
 
+class Taken:
+    """What a request let through counted before its outcome was known (a new account, a
+    wrong password); ``give_back`` takes it back when the outcome is a good one."""
+
+    def __init__(self) -> None:
+        self._taken: list[tuple[FailureLimiter, tuple[str, ...], float]] = []
+
+    def add(self, limiter: FailureLimiter, keys: tuple[str, ...], at: float) -> None:
+        self._taken.append((limiter, keys, at))
+
+    def give_back(self) -> None:
+        taken, self._taken = self._taken, []
+        for limiter, keys, at in taken:
+            limiter.give_back(keys, at)
+
+
 @dataclass(frozen=True)
 class Refusal:
     """Why a request is refused for now: the message, a code for clients, the wait."""
@@ -95,6 +116,24 @@ class GuestLimiter:
         if self.per_hour > 0:
             self._made.failed_keys((address_key(host),))
 
+    def take(self, host: str, registering: bool = False) -> Refusal | Taken:
+        """A new account from ``host`` counted before it is made (``Taken.give_back`` if it
+        is not), or why none may be: made at once, they all passed the limit before the
+        first was counted."""
+        refusal = self.refusal(host, registering)
+        if refusal is not None:
+            return refusal
+        taken = Taken()
+        if self.per_hour > 0:
+            keys = (address_key(host),)
+            at = self._made.take(keys)
+            if at is None:
+                refusal = self.refusal(host, registering)
+                assert refusal is not None  # (the hall's count was the one at its limit)
+                return refusal
+            taken.add(self._made, keys, at)
+        return taken
+
 
 class LoginGate:
     """The sign-in limits above. ``device`` is the login key a valid device cookie was
@@ -123,15 +162,56 @@ class LoginGate:
         or None: then the attempt is counted against the address."""
         refusal = self._refusal(host, name, device)
         if refusal is None and self.attempts > 0:
-            self.signins.failed_keys((address_key(host),))
+            address = (address_key(host),)
+            if self.signins.take(address) is None:  # the hall's count reached it meanwhile
+                return Refusal("too many sign-ins from this address; try again in a few "
+                               "minutes", "signins_limited", self.signins.retry_after(address))
         return refusal
+
+    def attempt(self, host: str, name: str | None,
+                device: tuple[str, str] | None = None) -> Refusal | Taken:
+        """A sign-in (``name``), password change or registration (``name`` None) let through,
+        or why it must wait. Let through, it counts as an attempt of the address and, for
+        ``name``, as a wrong password of the address and of the name (or of the device
+        cookie) until ``Taken.give_back`` says the password was right: counted before the
+        password is checked, so that guesses sent at once, to one node or several, cannot
+        all pass a limit before the first is counted."""
+        refusal = self.admit(host, name, device)
+        if refusal is not None or name is None:
+            return refusal or Taken()
+        taken = Taken()
+        address = (address_key(host),)
+        at = self.addresses.take(address)
+        if at is None:  # another node's count reached the limit meanwhile
+            return self._address_refusal(address)
+        taken.add(self.addresses, address, at)
+        if device is not None and self.known_device(name, device):
+            at = self.devices.take((device[0],))
+            if at is not None:
+                taken.add(self.devices, (device[0],), at)
+                return taken  # (else this browser is an unknown one from now on)
+        key = (login_key(name),)
+        at = self.names.take(key)
+        if at is None:
+            taken.give_back()
+            return self._name_refusal(key)
+        taken.add(self.names, key, at)
+        return taken
+
+    def _address_refusal(self, address: tuple[str]) -> Refusal:
+        return Refusal("too many wrong passwords from this address; try again in a few "
+                       "minutes", "address_limited", self.addresses.retry_after(address))
+
+    def _name_refusal(self, key: tuple[str]) -> Refusal:
+        return Refusal("too many wrong passwords for this name; sign in from a browser you "
+                       "have used for it before, or try again in a few minutes",
+                       "name_limited", self.names.retry_after(key))
 
     def _refusal(self, host: str, name: str | None,
                  device: tuple[str, str] | None) -> Refusal | None:
         address = (address_key(host),)
         if self.addresses.blocked_keys(address):
-            return Refusal("too many wrong passwords from this address; try again in a few "
-                           "minutes", "address_limited", self.addresses.retry_after(address))
+            return self._address_refusal(address)
         if self.attempts > 0 and self.signins.blocked_keys(address):
             return Refusal("too many sign-ins from this address; try again in a few minutes",
                            "signins_limited", self.signins.retry_after(address))
@@ -139,17 +219,5 @@ class LoginGate:
             return None
         key = (login_key(name),)
         if self.names.blocked_keys(key):
-            return Refusal("too many wrong passwords for this name; sign in from a browser "
-                           "you have used for it before, or try again in a few minutes",
-                           "name_limited", self.names.retry_after(key))
+            return self._name_refusal(key)
         return None
-
-    def failed(self, host: str, name: str, device: tuple[str, str] | None = None) -> None:
-        """A wrong password (or a suspended account): counted against the address, and the
-        device cookie if it is the account's, else the name."""
-        self.addresses.failed_keys((address_key(host),))
-        if self.known_device(name, device):
-            assert device is not None
-            self.devices.failed_keys((device[0],))
-        else:
-            self.names.failed_keys((login_key(name),))

@@ -29,7 +29,6 @@ from ..tables.chat_filter import ChatWordList
 from ..tables.clock import Clock, LoopClock
 from ..tables.connection import Connection, User
 from ..tables.hall import Hall
-from ..tables.keyed_lock import HallLocks
 from .auth import RoomCodeLimiter, SessionCodec, load_secret
 from .client_limits import Limits, TrustedProxies
 from .limits import GuestLimiter, LoginGate
@@ -106,8 +105,6 @@ class Runtime:
         self.node_metrics: Any = None  # a node's NodeMetrics: /metrics of every node
         self.guest_sweep = 0  # where the next pruning of guests looks (``store.guests``)
         self.metrics_from = TrustedProxies(settings.metrics_from)  # who may read /metrics
-        # sign-ins, registrations, password changes: one at a time per address, then per name
-        self.signing = HallLocks("signing")
         self.store: Any = None
         self.db: StoreWriter | None = None
         self.hall: Hall | None = None
@@ -199,7 +196,6 @@ class Runtime:
         self.logins.share(directory)
         self.guests.share(directory)
         self.room_limiter.shared = directory
-        self.signing.shared = directory.hall_lock  # ... and taken one at a time hall-wide
         self.handoffs = HandoffListener(role.folder, role.name, self._adopt)
         self.node_metrics = NodeMetrics(role.name, self.metrics.render, self.directory)
 

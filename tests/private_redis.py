@@ -16,6 +16,9 @@ from pathlib import Path
 import pytest
 import redis
 
+from baida.server.directory.contained import ContainedDirectory
+from baida.server.directory.in_redis import RedisDirectory
+
 SERVER = shutil.which("redis-server")
 
 
@@ -84,3 +87,14 @@ def private_redis(tmp_path: Path) -> Iterator[PrivateRedis]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture
+def nodes(private_redis: PrivateRedis) -> Iterator[list[ContainedDirectory]]:
+    """The directories of two nodes of one hall on the private Redis (quick to notice it
+    gone and back)."""
+    made = [ContainedDirectory(RedisDirectory(private_redis.url, f"node-{i}", "t"),
+                               probe_seconds=0.1, mark_seconds=0.2) for i in range(2)]
+    yield made
+    for d in made:
+        d.close()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -40,15 +40,6 @@ def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
     began = time.perf_counter()
     value = fn()
     return value, time.perf_counter() - began
-
-
-@pytest.fixture
-def nodes(private_redis: PrivateRedis) -> Iterator[list[ContainedDirectory]]:
-    made = [ContainedDirectory(RedisDirectory(private_redis.url, f"node-{i}", "t"),
-                               probe_seconds=0.1, mark_seconds=0.2) for i in range(2)]
-    yield made
-    for d in made:
-        d.close()
 
 
 def fill(a: ContainedDirectory, b: ContainedDirectory) -> None:

@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from baida.server.directory.contained import ContainedDirectory
 from baida.server.directory.in_process import DirectoryUnavailable, InProcessDirectory
-from baida.server.directory.in_redis import RedisDirectory
 from baida.server.tables.keyed_lock import MAX_NAME, HallLocks
 
 if TYPE_CHECKING:
@@ -27,15 +25,6 @@ pytestmark = pytest.mark.anyio
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
-
-
-@pytest.fixture
-def nodes(private_redis: PrivateRedis) -> Iterator[list[ContainedDirectory]]:
-    made = [ContainedDirectory(RedisDirectory(private_redis.url, f"node-{i}", "t"),
-                               probe_seconds=0.1, mark_seconds=0.2) for i in range(2)]
-    yield made
-    for d in made:
-        d.close()
 
 
 async def test_one_holder_of_a_key_in_the_whole_hall(nodes: list[ContainedDirectory]) -> None:

@@ -120,6 +120,13 @@ async def test_a_long_match_nobody_is_at_ends_after_ten_minutes_and_its_table_cl
         assert not store.hands.in_progress([table_id])  # no hand left half played
         assert store.ledger.check().ok
         assert all(s.user is None for s in actor.seats)  # the gone person's seat is free
+        # back, they are told why (once), not left to wonder where their match went
+        for told in (["match_abandoned"], []):
+            await host.open(table_id)
+            await hall.quiet([host])
+            assert [m["code"] for m in host.of_type("notice")] == told
+            await host.ws.close()
+            host.log.clear()
         await hall.advance(IDLE_SECONDS, [watcher])
         assert hall.runtime.hall.get(table_id) is None  # closed as any unattended table
         assert store.tables.get(table_id).status == "closed"

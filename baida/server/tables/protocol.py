@@ -356,12 +356,13 @@ class ErrorMessage(_Out):
 
 
 class Notice(_Out):
-    """Something everyone at the table is told, not part of the game: ``storage_down`` (the
-    hall cannot store the table's moves just now: the table waits, clocks stopped, and takes
-    the answers sent meanwhile when it goes on) and ``storage_back``."""
+    """Something the table tells, not part of the game: ``storage_down`` (the hall cannot
+    store the table's moves just now: the table waits, clocks stopped, and takes the answers
+    sent meanwhile when it goes on) and ``storage_back``, to everyone; ``match_abandoned``,
+    to a person of a match that ended while nobody was at the table, when they come back."""
 
     type: Literal["notice"]
-    code: Literal["storage_down", "storage_back"]
+    code: Literal["storage_down", "storage_back", "match_abandoned"]
     message: str
 
 

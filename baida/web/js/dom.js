@@ -55,10 +55,10 @@ export function announce(text, { assertive = false } = {}) {
 }
 
 /** A short message at the bottom of the page. */
-export function toast(text, kind = "info") {
+export function toast(text, kind = "info", ms = 5000) {
   const box = document.getElementById("toasts");
   if (!box) return;
   const item = h("div", { class: `toast toast-${kind}`, role: kind === "error" ? "alert" : "status" }, text);
   box.append(item);
-  setTimeout(() => item.remove(), 5000);
+  setTimeout(() => item.remove(), ms);
 }

@@ -210,6 +210,8 @@ const STRINGS = {
   "table.reopen": ["在这里继续", "Continue here"],
   "table.closed": ["牌桌已关闭：{msg}", "The table closed: {msg}"],
   "table.unattended": ["这张牌桌十分钟没有人坐，已关闭。", "Nobody sat at this table for ten minutes, so it closed."],
+  "table.storage_down": ["大厅暂时无法保存这张牌桌的出牌：牌桌暂停，计时也停了，恢复后接着打。", "The hall cannot save this table's moves just now: the table waits, every clock stopped, and goes on when it can."],
+  "table.abandoned": ["你在这张牌桌的对局已结束：十分钟没有人在桌，打完的每一局都已结算。", "Your match at this table ended: nobody was at the table for ten minutes. Every hand played is settled."],
   "table.broken": ["大厅无法记录这一手的结果，牌桌已关闭：这一手作废，没有人付银子。", "The hall could not store this hand's result, so the table closed: the hand is void and nobody paid for it."],
   "table.no_table": ["没有这张牌桌。", "There is no such table."],
   "table.moving": ["牌桌正在转移或重启，正在重新连接…", "The table is moving or restarting; reconnecting…"],

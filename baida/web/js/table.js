@@ -45,6 +45,7 @@ export function mountTable(main, app, tableId, { autoplay = false, sit = false }
     settlement: null,
     conn: "connecting",
     stopped: null,
+    storageDown: false,  // the hall cannot store the table's moves: it waits, clocks stopped
     cursor: null,
     lifted: null,
     waits: new Map(),
@@ -102,6 +103,7 @@ export function mountTable(main, app, tableId, { autoplay = false, sit = false }
   function receive(m) {
     switch (m.type) {
       case "welcome":
+        s.storageDown = false;  // (told again if it still is)
         s.table = m.table;
         s.seat = m.seat;
         s.match = m.table.match;
@@ -153,6 +155,10 @@ export function mountTable(main, app, tableId, { autoplay = false, sit = false }
         break;
       case "reported":
         T.side.onReported(m);
+        break;
+      case "notice":
+        if (m.code === "storage_down" || m.code === "storage_back") s.storageDown = m.code === "storage_down";
+        else if (m.code === "match_abandoned") toast(t("table.abandoned"), "info", 12000);
         break;
       case "error":
         s.stopped = m.code === "replaced" ? t("table.replaced")
@@ -313,6 +319,7 @@ export function mountTable(main, app, tableId, { autoplay = false, sit = false }
     clear(regions.status);
     if (s.stopped) regions.status.append(T.chrome.stoppedEl());
     else if (["reconnecting", "connecting", "moving", "finding"].includes(s.conn)) regions.status.append(h("div", { class: "banner banner-conn", role: "status" }, t(s.conn === "connecting" ? "loading" : `table.${s.conn}`)));
+    else if (s.storageDown) regions.status.append(h("div", { class: "banner banner-conn", role: "status" }, t("table.storage_down")));
     const bar = T.settle.foldedBar();
     if (bar) regions.status.append(bar);
     root.classList.toggle("with-side", wide.matches);

@@ -86,6 +86,7 @@ class MatchLife(Outbox, Storage, BotTurns):
             self._store_failed(exc, f"the start of a match at table {self.id}")
             return
         self._store_ok()
+        self._abandoned.clear()  # a new match: the old one's news is stale
         modes = [SeatMode.BOT if s.bot else SeatMode.PLAYER for s in self.seats]
         # every seat numbers its own prompts from 1: what a seat's numbers say is what it
         # was asked itself (a seat new at the table learns nothing of the last match either)
@@ -183,6 +184,9 @@ class MatchLife(Outbox, Storage, BotTurns):
         if deserted:
             log.info("table %s: match %s abandoned after hand %s: nobody at the table for "
                      "%.0f s", self.id, self.match_id, hand.number, DESERTED_SECONDS)
+            # each is told so when they come back (their seats are free by then)
+            self._abandoned = {s.user.id for s in self.seats
+                               if s.kind == "person" and s.user is not None and not s.escaped}
         if match_over or deserted:
             await self._end_match()
         else:

@@ -29,6 +29,9 @@ RECONNECT_GRACE = 5.0
 # seconds a match plays on with no person connected (every seat a bot, or 托管 for people
 # gone; no watcher) before it ends, at the end of its hand in play, as abandoned
 DESERTED_SECONDS = 600.0
+MATCH_ABANDONED = {"type": "notice", "code": "match_abandoned",
+                   "message": "your match here ended while nobody was at the table: every "
+                              "hand played in it is settled"}
 
 
 @dataclass(slots=True)
@@ -154,6 +157,7 @@ class TableState:
         # resumed between hands after a restart: until then the deal waits for the people
         self._restart_grace: float | None = None
         self._unattended_since: float | None = None  # no person connected since, in a hand
+        self._abandoned: set[int] = set()  # the people of a match ended for want of them
 
     @property
     def id(self) -> int:

@@ -17,7 +17,7 @@ from ..chat import REPORTS_PER_HOUR, chat_text
 from ..connection import Connection
 from .restart import Restart
 from .seating import Seating
-from .state import BETWEEN, CLOSED, WAITING, SeatState
+from .state import BETWEEN, CLOSED, MATCH_ABANDONED, WAITING, SeatState
 from .storage import STORAGE_DOWN
 
 log = logging.getLogger(__name__)
@@ -133,6 +133,9 @@ class TableActor(Seating, Restart):
                 self._send_last_result(conn)  # no hand to show (resumed between hands)
         if self._outage is not None and self._outage.told:
             conn.send(STORAGE_DOWN)  # what everyone here was told
+        if conn.user.id in self._abandoned:
+            self._abandoned.discard(conn.user.id)
+            conn.send(MATCH_ABANDONED)
         self._changed()
 
     def _disconnected(self, conn: Connection) -> None:

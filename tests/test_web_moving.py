@@ -4,7 +4,8 @@ socket landed) and the page tries again instead of saying it does not exist: a p
 at the table says the table is moving, a page that never reached it (a link opened while the
 node restarts) says it is looking for it; it joins the table once it is there. A table that
 is gone for good (closed, or never made) is 4404 ``no_table``, and the page says it does not
-exist. In a real browser against a real hall."""
+exist. A table whose moves the hall cannot save says so while it waits. In a real browser
+against a real hall."""
 
 from __future__ import annotations
 
@@ -85,3 +86,30 @@ def test_a_table_that_does_not_exist_is_said_not_to_exist(web: Web) -> None:
         stopped = page.evaluate("window.baidaTable.state.stopped")
         assert stopped in ("There is no such table.", "没有这张牌桌。"), (table_id, stopped)
         page.goto(f"{web.hall.base}/#/")
+
+
+def test_the_table_says_when_the_hall_cannot_save_its_moves(web: Web) -> None:
+    """A store that fails: the table stands still (every clock stopped) and the hall tells it
+    (``notice`` ``storage_down``); the page said nothing, and a player saw a table that had
+    just stopped. It now says why while it lasts, and goes on when the store is back."""
+    from test_server_durability import FailingStore
+    from web_support import quick_play, wait_prompt
+
+    page = web.page({"width": 375, "height": 740})
+    enter_as_guest(page, web.hall.base)
+    quick_play(page, "jiaxing")
+    table_id = page.evaluate("window.baidaTable.state.table.id")
+    actor = web.hall.call(lambda: web.hall.runtime.hall.get(table_id))
+    while (prompt := wait_prompt(page)).get("kind") != "turn":
+        page.locator(".actions .act").first.click()  # a claim passed (or 三摊 answered)
+    store = FailingStore(actor.db)
+    web.hall.call(lambda: setattr(actor, "db", store))
+    store.down = True
+    page.locator(".hand .tile-btn.can").last.click()
+    banner = page.locator(".banner-conn", has_text="无法保存")
+    banner.wait_for(timeout=15000)
+    assert page.evaluate(f"window.baidaTable.state.prompt?.seq === {prompt['seq']}")
+    store.down = False
+    banner.wait_for(state="detached", timeout=15000)
+    page.wait_for_function(f"(p => !p || p.seq !== {prompt['seq']})"
+                           "(window.baidaTable.state.prompt)", timeout=15000)

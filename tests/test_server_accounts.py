@@ -20,6 +20,7 @@ from baida.server.web.limits import (
     GuestLimiter,
     LoginGate,
     Refusal,
+    Taken,
     address_key,
 )
 
@@ -148,6 +149,24 @@ async def test_sign_ins_are_limited_per_address(tmp_path: Path) -> None:
         assert (await owner.http.post("/api/login", json=OWNER)).status_code == 200
 
 
+def wrong(gate: LoginGate, host: str, name: str, device: tuple[str, str] | None = None) -> None:
+    """A sign-in let through whose password was wrong."""
+    taken = gate.attempt(host, name, device)
+    assert isinstance(taken, Taken), taken
+    taken.keep()
+
+
+def refused(gate: LoginGate, host: str, name: str,
+            device: tuple[str, str] | None = None) -> str | None:
+    """The refusal's code of a sign-in now, or None (let through: its password was right)."""
+    taken = gate.attempt(host, name, device)
+    if isinstance(taken, Taken):
+        taken.give_back()
+        return None
+    assert isinstance(taken, Refusal)
+    return taken.code
+
+
 def test_the_gate_counts_names_devices_and_addresses() -> None:
     now = [0.0]
     gate = LoginGate(lambda: now[0], attempts=0)
@@ -156,20 +175,48 @@ def test_the_gate_counts_names_devices_and_addresses() -> None:
     for i, spelling in enumerate(["ａlice", "ALICE", "Alice", "alice"] * 3):
         if i == NAME_FAILURES:
             break
-        assert not isinstance(gate.attempt(f"10.0.0.{i}", spelling), Refusal)
-    assert gate.admit("192.0.2.1", "ａＬＩＣＥ").code == "name_limited"
-    assert gate.admit("192.0.2.1", "bob") is None
-    assert gate.admit("192.0.2.1", "alice", owner) is None  # the owner's browser
-    assert gate.admit("192.0.2.1", "alice", ("device-2", "bob")) is not None  # bob's browser
+        wrong(gate, f"10.0.0.{i}", spelling)
+    assert refused(gate, "192.0.2.1", "ａＬＩＣＥ") == "name_limited"
+    assert refused(gate, "192.0.2.1", "bob") is None
+    assert refused(gate, "192.0.2.1", "alice", owner) is None  # the owner's browser
+    assert refused(gate, "192.0.2.1", "alice", ("device-2", "bob")) is not None  # bob's
     for _ in range(DEVICE_FAILURES):  # the owner's own wrong passwords count on its cookie
-        assert not isinstance(gate.attempt("192.0.2.2", "alice", owner), Refusal)
-    assert gate.admit("192.0.2.3", "alice", owner).code == "name_limited"
+        wrong(gate, "192.0.2.2", "alice", owner)
+    assert refused(gate, "192.0.2.3", "alice", owner) == "name_limited"
     for i in range(ADDRESS_FAILURES):  # one address guessing many names
-        assert not isinstance(gate.attempt("198.51.100.7", f"user{i}"), Refusal)
-    assert gate.admit("198.51.100.7", "carol").code == "address_limited"
+        wrong(gate, "198.51.100.7", f"user{i}")
+    assert refused(gate, "198.51.100.7", "carol") == "address_limited"
     now[0] += 600
-    assert gate.admit("198.51.100.7", "carol") is None
-    assert gate.admit("192.0.2.1", "alice") is None  # the window passed
+    assert refused(gate, "198.51.100.7", "carol") is None
+    assert refused(gate, "192.0.2.1", "alice") is None  # the window passed
+
+
+def test_sign_ins_being_checked_hold_their_place_until_their_outcome_is_known() -> None:
+    """A sign-in counts as a wrong password while its password is checked: sent at once,
+    the name's ten are let through and the rest must wait for their outcome (``attempt``
+    says None, ``attempt_in_turn`` waits) or, once ten are known wrong, are refused. Right
+    ones give their place back: 25 people behind one address signing in at once were 20 let
+    through and 5 refused for wrong passwords none of them had typed."""
+    gate = LoginGate(lambda: 0.0, attempts=0)
+    first = [gate.attempt("192.0.2.9", "alice", final=False) for _ in range(NAME_FAILURES)]
+    assert all(isinstance(t, Taken) for t in first)
+    assert gate.attempt("192.0.2.9", "alice", final=False) is None  # ten in flight: wait
+    assert gate.attempt("192.0.2.9", "alice").code == "name_limited"  # (a last look)
+    first[0].give_back()  # that one was right
+    later = gate.attempt("192.0.2.10", "alice", final=False)
+    assert isinstance(later, Taken)
+    for taken in [*first[1:], later]:
+        taken.keep()  # all wrong: the name is closed, whatever is in flight
+    assert gate.attempt("192.0.2.9", "alice", final=False).code == "name_limited"
+    # people behind one router: every sign-in let through in turn, none refused
+    people = LoginGate(lambda: 0.0, attempts=0)
+    flight = [people.attempt("198.51.100.1", f"user{i}", final=False) for i in range(25)]
+    assert [t is None for t in flight].count(True) == 25 - ADDRESS_FAILURES
+    for taken in flight:
+        if taken is not None:
+            taken.give_back()
+    assert all(isinstance(people.attempt("198.51.100.1", f"user{i}"), Taken)
+               for i in range(20, 25))
 
 
 # ---------------------------------------------------------------- sessions
@@ -385,3 +432,21 @@ async def test_attempts_sent_at_once_are_counted_one_by_one(tmp_path: Path) -> N
         assert codes.count(403) == ADDRESS_FAILURES, codes
         assert codes.count(429) == 35 - ADDRESS_FAILURES, codes
         await owner.http.aclose()
+
+
+async def test_people_behind_one_address_sign_in_at_once(tmp_path: Path) -> None:
+    """25 people behind one router (one address) sign in at the same moment, each with the
+    right password. Each sign-in counts as a wrong password of the address while it is
+    checked, and the address may fail 20 times: the last five were refused (429
+    ``address_limited``, ``Retry-After: 600``) for wrong passwords none of them had typed.
+    They now wait their turn, and all are in."""
+    import asyncio
+
+    async with running_hall(tmp_path) as hall:
+        people = [{"name": f"Neighbour{i}", "password": "a long password"} for i in range(25)]
+        for body in people:
+            await (await registered(hall, body)).http.aclose()
+        async with httpx.AsyncClient(base_url=hall.base, timeout=60) as http:
+            answers = await asyncio.gather(*(http.post("/api/login", json=body)
+                                             for body in people))
+        assert [r.status_code for r in answers] == [200] * 25, [r.text for r in answers]

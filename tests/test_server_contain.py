@@ -167,10 +167,12 @@ def test_wrong_room_codes_count_for_every_node(
     logins = LoginGate(lambda: clock[0])
     logins.share(nodes[0])
     for _ in range(NAME_FAILURES):
-        assert not isinstance(logins.attempt("1.1.1.1", "alice"), Refusal)
-    refusal = logins.admit("2.2.2.2", "alice")  # this node's own count closes the name
+        taken = logins.attempt("1.1.1.1", "alice")
+        assert not isinstance(taken, Refusal)
+        taken.keep()  # a wrong password
+    refusal = logins.attempt("2.2.2.2", "alice")  # this node's own count closes the name
     assert refusal is not None and refusal.code == "name_limited"
-    assert logins.admit("2.2.2.2", "bob") is None
+    assert not isinstance(logins.attempt("2.2.2.2", "bob"), Refusal)
 
 
 def test_a_node_without_redis_at_start_is_a_clear_error(private_redis: PrivateRedis) -> None:

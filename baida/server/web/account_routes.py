@@ -99,6 +99,7 @@ async def guest(request: Request) -> Response:
     except BaseException:
         taken.give_back()  # none was made
         raise
+    taken.keep()
     response = await open_session(rt, account, 201)
     response.background = BackgroundTask(prune_guests, rt)  # once the guest has its answer
     return response
@@ -146,13 +147,15 @@ async def register(request: Request) -> Response:
     upgrade = current is not None and current.is_guest  # the guest's account: nothing new
     # each counted before it is made (a new account, with the starting balance): sent at
     # once, registrations all passed the limits before the first was counted
-    refusal = rt.logins.admit(address, None)
-    taken = refusal or (Taken() if upgrade else rt.guests.take(address, registering=True))
-    if isinstance(taken, Refusal):
-        if taken.code == "accounts_limited":
-            log.warning("registration refused: too many new accounts from one address",
-                        extra=fields("accounts_limited", address=address))
-        return limited(taken)
+    attempt = await rt.logins.attempt_in_turn(address, None)
+    if isinstance(attempt, Refusal):
+        return limited(attempt)
+    made = Taken() if upgrade else rt.guests.take(address, registering=True)
+    if isinstance(made, Refusal):
+        attempt.keep()
+        log.warning("registration refused: too many new accounts from one address",
+                    extra=fields("accounts_limited", address=address))
+        return limited(made)
     try:
         _check_words(rt, name)
         if upgrade:
@@ -161,8 +164,11 @@ async def register(request: Request) -> Response:
         else:
             account = await rt.hashing(lambda s: s.accounts.register(name, password))
     except BaseException:
-        taken.give_back()  # no new account
+        made.give_back()  # no new account
+        attempt.keep()
         raise
+    made.keep()
+    attempt.keep()
     if not upgrade:
         await _close_current(request)
     return await open_session(rt, account, 201, device=True)
@@ -178,7 +184,7 @@ async def login(request: Request) -> Response:
     device = _device(request)
     # counted as a wrong password before it is checked (given back if it is right): guesses
     # sent at once, to one node or several, all passed the limit before the first was counted
-    taken = rt.logins.attempt(address, name, device)
+    taken = await rt.logins.attempt_in_turn(address, name, device)
     if isinstance(taken, Refusal):
         rt.metrics.logins.labels(outcome="limited").inc()
         log.warning("sign-in refused: %s", taken.code, extra=fields(
@@ -187,6 +193,7 @@ async def login(request: Request) -> Response:
     try:
         account = await rt.hashing(lambda s: s.accounts.authenticate(name, password))
     except (AuthenticationFailed, AccountSuspended) as exc:  # the count stands
+        taken.keep()
         rt.metrics.logins.labels(outcome="failed").inc()
         log.info("sign-in failed", extra=fields(
             "login_failed", login=name[:40], address=address,
@@ -230,13 +237,14 @@ async def password(request: Request) -> Response:
         raise ApiError(400, "a guest has no password: register first", "guest_no_password")
     address = client_address(request)
     device = _device(request)
-    taken = rt.logins.attempt(address, account.name, device)  # as a sign-in's (above)
+    taken = await rt.logins.attempt_in_turn(address, account.name, device)  # as a sign-in's
     if isinstance(taken, Refusal):
         return limited(taken)
     try:
         changed = await rt.hashing(
             lambda s: s.accounts.change_password(account.id, current, new))
     except AuthenticationFailed:  # the count stands
+        taken.keep()
         raise ApiError(403, "the current password is wrong", "wrong_password") from None
     except BaseException:
         taken.give_back()

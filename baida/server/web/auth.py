@@ -133,6 +133,7 @@ class FailureLimiter:
         self.kind = kind
         self.shared: SharedCounts | None = None
         self._fails: dict[str, deque[float]] = {}
+        self._pending: dict[str, int] = {}  # takes of a key here whose outcome is not known
 
     def _recent(self, key: str) -> deque[float]:
         times = self._fails.setdefault(key, deque())
@@ -177,8 +178,8 @@ class FailureLimiter:
         nothing counted. Taken before what it counts is known (a password yet to be checked),
         so that requests sent at once cannot all pass a limit before the first is counted:
         this node's count is checked and raised in one step, and the hall's is Redis's
-        answer to the increment itself. ``give_back(keys, at)`` with the time returned
-        undoes it."""
+        answer to the increment itself. ``settle(keys, at, ...)``, with the time returned,
+        says how it turned out."""
         if self.blocked_keys(keys):
             return None
         now = self._now()
@@ -189,13 +190,34 @@ class FailureLimiter:
             shared = (None if self.shared is None
                       else self.shared.hit(f"{self.kind}:{key}", self.window))
             if shared is not None and shared > self.limit:
-                self.give_back(tuple(counted), now)
+                self._undo(tuple(counted), now)
                 return None
+        for key in keys:
+            self._pending[key] = self._pending.get(key, 0) + 1
         self._forget_idle()
         return now
 
-    def give_back(self, keys: tuple[str, ...], at: float) -> None:
-        """Undo ``take(keys)`` that returned ``at`` (what it counted turned out well)."""
+    def settle(self, keys: tuple[str, ...], at: float, counts: bool) -> None:
+        """How ``take(keys)`` that returned ``at`` turned out: it ``counts`` (a wrong
+        password, an account made) and stays counted, or it is taken back."""
+        for key in keys:
+            left = self._pending.get(key, 0) - 1
+            if left > 0:
+                self._pending[key] = left
+            else:
+                self._pending.pop(key, None)
+        if not counts:
+            self._undo(keys, at)
+
+    def in_flight(self, keys: tuple[str, ...]) -> bool:
+        """Whether a take of ``keys`` still in flight at this node may free them: one is at
+        its limit only with takes whose outcome is not known yet (sign-ins of one address
+        being checked, most of them right: people behind one router)."""
+        pending = [k for k in keys if self._pending.get(k, 0) > 0]
+        return bool(pending) and not any(
+            len(self._recent(k)) - self._pending.get(k, 0) >= self.limit for k in keys)
+
+    def _undo(self, keys: tuple[str, ...], at: float) -> None:
         for key in keys:
             times = self._fails.get(key)
             if times is not None and at in times:

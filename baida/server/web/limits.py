@@ -25,7 +25,9 @@ the whole hall in the shared directory (``share``); while it is out, each node c
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -38,6 +40,8 @@ DEVICE_FAILURES = 10  # wrong passwords per device cookie, per window
 ADDRESS_FAILURES = 20  # wrong passwords per address (any names), per window
 ADDRESS_ATTEMPTS = 40  # sign-ins, registrations, password changes per address, per window
 GUEST_WINDOW = 3600.0  # seconds: guests are counted per hour
+IN_FLIGHT_WAIT = 10.0  # seconds a sign-in waits for this node's attempts being checked
+IN_FLIGHT_POLL = 0.1
 
 
 def address_key(host: str) -> str:
@@ -64,19 +68,27 @@ def login_key(name: str) -> str:
 
 
 class Taken:
-    """What a request let through counted before its outcome was known (a new account, a
-    wrong password); ``give_back`` takes it back when the outcome is a good one."""
+    """What a request let through counted before its outcome was known (a wrong password, a
+    new account): ``keep`` when it turned out so (it stays counted), ``give_back`` when not
+    (it is taken back, but for what counts whatever the outcome: a sign-in attempt)."""
 
     def __init__(self) -> None:
-        self._taken: list[tuple[FailureLimiter, tuple[str, ...], float]] = []
+        self._taken: list[tuple[FailureLimiter, tuple[str, ...], float, bool]] = []
 
-    def add(self, limiter: FailureLimiter, keys: tuple[str, ...], at: float) -> None:
-        self._taken.append((limiter, keys, at))
+    def add(self, limiter: FailureLimiter, keys: tuple[str, ...], at: float,
+            always: bool = False) -> None:
+        self._taken.append((limiter, keys, at, always))
+
+    def keep(self) -> None:
+        self._settle(True)
 
     def give_back(self) -> None:
+        self._settle(False)
+
+    def _settle(self, counts: bool) -> None:
         taken, self._taken = self._taken, []
-        for limiter, keys, at in taken:
-            limiter.give_back(keys, at)
+        for limiter, keys, at, always in taken:
+            limiter.settle(keys, at, counts or always)
 
 
 @dataclass(frozen=True)
@@ -156,68 +168,65 @@ class LoginGate:
         return (device is not None and device[1] == login_key(name)
                 and not self.devices.blocked_keys((device[0],)))
 
-    def admit(self, host: str, name: str | None,
-              device: tuple[str, str] | None = None) -> Refusal | None:
-        """Why a sign-in (``name``) or a registration (``name`` None) from ``host`` must wait,
-        or None: then the attempt is counted against the address."""
-        refusal = self._refusal(host, name, device)
-        if refusal is None and self.attempts > 0:
-            address = (address_key(host),)
-            if self.signins.take(address) is None:  # the hall's count reached it meanwhile
-                return Refusal("too many sign-ins from this address; try again in a few "
-                               "minutes", "signins_limited", self.signins.retry_after(address))
-        return refusal
-
-    def attempt(self, host: str, name: str | None,
-                device: tuple[str, str] | None = None) -> Refusal | Taken:
+    def attempt(self, host: str, name: str | None, device: tuple[str, str] | None = None,
+                final: bool = True) -> Refusal | Taken | None:
         """A sign-in (``name``), password change or registration (``name`` None) let through,
-        or why it must wait. Let through, it counts as an attempt of the address and, for
-        ``name``, as a wrong password of the address and of the name (or of the device
-        cookie) until ``Taken.give_back`` says the password was right: counted before the
-        password is checked, so that guesses sent at once, to one node or several, cannot
-        all pass a limit before the first is counted."""
-        refusal = self.admit(host, name, device)
-        if refusal is not None or name is None:
-            return refusal or Taken()
-        taken = Taken()
+        or why it must wait. Let through, it counts as an attempt of the address (whatever
+        its outcome) and, for ``name``, as a wrong password of the address and of the name
+        (or of the device cookie) until ``Taken.give_back`` says the password was right:
+        counted before the password is checked, so that guesses sent at once, to one node or
+        several, cannot all pass a limit before the first is counted. None, unless
+        ``final``: a limit is reached only with attempts of this node still being checked
+        (``attempt_in_turn`` asks again when they are)."""
         address = (address_key(host),)
-        at = self.addresses.take(address)
-        if at is None:  # another node's count reached the limit meanwhile
+        if name is None and self.addresses.blocked_keys(address):
             return self._address_refusal(address)
-        taken.add(self.addresses, address, at)
-        if device is not None and self.known_device(name, device):
-            at = self.devices.take((device[0],))
-            if at is not None:
-                taken.add(self.devices, (device[0],), at)
-                return taken  # (else this browser is an unknown one from now on)
-        key = (login_key(name),)
-        at = self.names.take(key)
-        if at is None:
-            taken.give_back()
-            return self._name_refusal(key)
-        taken.add(self.names, key, at)
+        steps: list[tuple[FailureLimiter, tuple[str, ...], Callable[..., Refusal], bool]] = []
+        if self.attempts > 0:
+            steps.append((self.signins, address, self._signins_refusal, True))
+        if name is not None:
+            steps.append((self.addresses, address, self._address_refusal, False))
+            own = device is not None and self.known_device(name, device)
+            steps.append((self.devices, (device[0],), self._name_refusal, False) if own and
+                         device is not None else
+                         (self.names, (login_key(name),), self._name_refusal, False))
+        taken = Taken()
+        for limiter, keys, refuse, always in steps:
+            at = limiter.take(keys)
+            if at is None and limiter is self.devices:  # its own limit: an unknown browser
+                assert name is not None
+                limiter, keys = self.names, (login_key(name),)
+                at = limiter.take(keys)
+            if at is None:
+                taken.give_back()
+                if not final and limiter.in_flight(keys):
+                    return None
+                return refuse(keys)
+            taken.add(limiter, keys, at, always)
         return taken
 
-    def _address_refusal(self, address: tuple[str]) -> Refusal:
+    async def attempt_in_turn(self, host: str, name: str | None,
+                              device: tuple[str, str] | None = None) -> Refusal | Taken:
+        """``attempt``, waiting (up to ``IN_FLIGHT_WAIT`` seconds) while the limit it meets
+        is reached only by attempts of this node still being checked: 25 people behind one
+        router signing in at once were 20 let through and 5 refused for wrong passwords none
+        of them had typed."""
+        deadline = time.monotonic() + IN_FLIGHT_WAIT
+        while True:
+            result = self.attempt(host, name, device, final=time.monotonic() >= deadline)
+            if result is not None:
+                return result
+            await asyncio.sleep(IN_FLIGHT_POLL)
+
+    def _signins_refusal(self, address: tuple[str, ...]) -> Refusal:
+        return Refusal("too many sign-ins from this address; try again in a few minutes",
+                       "signins_limited", self.signins.retry_after(address))
+
+    def _address_refusal(self, address: tuple[str, ...]) -> Refusal:
         return Refusal("too many wrong passwords from this address; try again in a few "
                        "minutes", "address_limited", self.addresses.retry_after(address))
 
-    def _name_refusal(self, key: tuple[str]) -> Refusal:
+    def _name_refusal(self, key: tuple[str, ...]) -> Refusal:
         return Refusal("too many wrong passwords for this name; sign in from a browser you "
                        "have used for it before, or try again in a few minutes",
                        "name_limited", self.names.retry_after(key))
-
-    def _refusal(self, host: str, name: str | None,
-                 device: tuple[str, str] | None) -> Refusal | None:
-        address = (address_key(host),)
-        if self.addresses.blocked_keys(address):
-            return self._address_refusal(address)
-        if self.attempts > 0 and self.signins.blocked_keys(address):
-            return Refusal("too many sign-ins from this address; try again in a few minutes",
-                           "signins_limited", self.signins.retry_after(address))
-        if name is None or self.known_device(name, device):
-            return None
-        key = (login_key(name),)
-        if self.names.blocked_keys(key):
-            return self._name_refusal(key)
-        return None

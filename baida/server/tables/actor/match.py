@@ -160,7 +160,9 @@ class MatchLife(Outbox, Storage, BotTurns):
         match_over = driver.match.over
         # a match nobody has been at for a while ends here (its seats then free, and a
         # player's table closes as any unattended one): bots played on for hours
-        deserted = not match_over and self._deserted()
+        if hand.deserted is None:
+            hand.deserted = not match_over and self._deserted()
+        deserted = hand.deserted
         state = driver.match.state()
         status = "ended" if match_over else "abandoned" if deserted else None
         try:  # once only, however often it is tried (the ledger's key is the hand's)

@@ -89,6 +89,9 @@ class HandInPlay:
     id: int
     number: int
     unsaved: list[tuple[int, str]] = field(default_factory=list)  # (index, action JSON text)
+    # whether its end ends a deserted match: decided at the first try to store the end, kept
+    # for the retries (a retry's answer may be of the first try, which the store kept)
+    deserted: bool | None = None
 
 
 class TableState:

@@ -91,8 +91,10 @@ async def test_registrations_and_guests_share_the_new_accounts_limit(tmp_path: P
 
 def test_the_guest_limit_counts_an_ipv6_subscriber_once() -> None:
     limiter = GuestLimiter(lambda: 0.0, per_hour=2)
-    limiter.made("2001:db8:1:2::1")
-    limiter.made("2001:db8:1:2:ffff::9")  # the same /64
+    for address in ("2001:db8:1:2::1", "2001:db8:1:2:ffff::9"):  # the same /64
+        taken = limiter.take(address)
+        assert isinstance(taken, Taken)
+        taken.keep()
     assert limiter.refusal("2001:db8:1:2::77") is not None
     assert limiter.refusal("2001:db8:1:3::1") is None and limiter.refusal("192.0.2.1") is None
     assert address_key("::ffff:192.0.2.1") == "192.0.2.1"

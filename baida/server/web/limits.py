@@ -116,6 +116,9 @@ class GuestLimiter:
         keys = (address_key(host),)
         if self.per_hour <= 0 or not self._made.blocked_keys(keys):
             return None
+        return self._refused(keys, registering)
+
+    def _refused(self, keys: tuple[str, ...], registering: bool) -> Refusal:
         if registering:
             return Refusal(f"this address has made {self.per_hour} new accounts in the last "
                            f"hour, the most it may; sign in, or try again later",
@@ -124,25 +127,16 @@ class GuestLimiter:
                        f"most it may; sign in, or try again later", "guests_limited",
                        self._made.retry_after(keys))
 
-    def made(self, host: str) -> None:
-        if self.per_hour > 0:
-            self._made.failed_keys((address_key(host),))
-
     def take(self, host: str, registering: bool = False) -> Refusal | Taken:
-        """A new account from ``host`` counted before it is made (``Taken.give_back`` if it
-        is not), or why none may be: made at once, they all passed the limit before the
-        first was counted."""
-        refusal = self.refusal(host, registering)
-        if refusal is not None:
-            return refusal
+        """A new account from ``host`` counted before it is made (``Taken.keep`` once it is,
+        ``give_back`` if it is not), or why none may be: made at once, they all passed the
+        limit before the first was counted."""
         taken = Taken()
         if self.per_hour > 0:
             keys = (address_key(host),)
             at = self._made.take(keys)
             if at is None:
-                refusal = self.refusal(host, registering)
-                assert refusal is not None  # (the hall's count was the one at its limit)
-                return refusal
+                return self._refused(keys, registering)
             taken.add(self._made, keys, at)
         return taken
 

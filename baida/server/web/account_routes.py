@@ -191,19 +191,15 @@ async def login(request: Request) -> Response:
             "login_limited", login=name[:40], address=address, limit=taken.code))
         return limited(taken)
     try:
-        account = await rt.hashing(lambda s: s.accounts.authenticate(name, password))
-    except (AuthenticationFailed, AccountSuspended) as exc:  # the count stands
-        taken.keep()
+        with taken.settled_by((AuthenticationFailed, AccountSuspended)):
+            account = await rt.hashing(lambda s: s.accounts.authenticate(name, password))
+    except (AuthenticationFailed, AccountSuspended) as exc:
         rt.metrics.logins.labels(outcome="failed").inc()
         log.info("sign-in failed", extra=fields(
             "login_failed", login=name[:40], address=address,
             known_device=device is not None,
             reason="suspended" if isinstance(exc, AccountSuspended) else "credentials"))
         raise
-    except BaseException:  # the password was never checked (busy, the store)
-        taken.give_back()
-        raise
-    taken.give_back()
     rt.metrics.logins.labels(outcome="ok").inc()
     await _close_current(request)
     return await open_session(rt, account, device=True)
@@ -241,15 +237,11 @@ async def password(request: Request) -> Response:
     if isinstance(taken, Refusal):
         return limited(taken)
     try:
-        changed = await rt.hashing(
-            lambda s: s.accounts.change_password(account.id, current, new))
-    except AuthenticationFailed:  # the count stands
-        taken.keep()
+        with taken.settled_by((AuthenticationFailed,)):
+            changed = await rt.hashing(
+                lambda s: s.accounts.change_password(account.id, current, new))
+    except AuthenticationFailed:
         raise ApiError(403, "the current password is wrong", "wrong_password") from None
-    except BaseException:
-        taken.give_back()
-        raise
-    taken.give_back()
     log.info("password changed", extra=fields("password_changed", user=account.id))
     return await open_session(rt, changed, device=True)
 

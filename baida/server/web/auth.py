@@ -178,9 +178,9 @@ class FailureLimiter:
         nothing counted. Taken before what it counts is known (a password yet to be checked),
         so that requests sent at once cannot all pass a limit before the first is counted:
         this node's count is checked and raised in one step, and the hall's is Redis's
-        answer to the increment itself. ``settle(keys, at, ...)``, with the time returned,
-        says how it turned out."""
-        if self.blocked_keys(keys):
+        answer to the increment itself (no read of it first). ``settle(keys, at, ...)``,
+        with the time returned, says how it turned out."""
+        if any(len(self._recent(k)) >= self.limit for k in keys):
             return None
         now = self._now()
         counted: list[str] = []

@@ -26,9 +26,10 @@ the whole hall in the shared directory (``share``); while it is out, each node c
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from ..store.names import InvalidName, name_key, normalize_name
@@ -89,6 +90,21 @@ class Taken:
         taken, self._taken = self._taken, []
         for limiter, keys, at, always in taken:
             limiter.settle(keys, at, counts or always)
+
+    @contextlib.contextmanager
+    def settled_by(self, counted: tuple[type[BaseException], ...]) -> Iterator[None]:
+        """Settle by how the block ends: one of ``counted`` (a wrong password) keeps the
+        count; anything else (the password right, never checked, the request cancelled)
+        gives it back."""
+        try:
+            yield
+        except counted:
+            self.keep()
+            raise
+        except BaseException:
+            self.give_back()
+            raise
+        self.give_back()
 
 
 @dataclass(frozen=True)

@@ -51,22 +51,21 @@ class Storage(TableState):
         failed for ``TELL_AFTER`` seconds everyone here is told (a notice that says only
         that) and the log says so."""
         now = self.clock.now()
-        if isinstance(exc, LeaseLost):  # another node owns the table now: stand still for good
+        # the store answered, and refused (another node owns the table now, or the write is
+        # invalid): no retry can pass, the table stands still for good and the hall takes it
+        if isinstance(exc, StoreError):
             if self._outage is None:
                 self._outage = Outage(now)
             self._outage.retry_at = float("inf")
-            log.warning("table %s: %s; letting it go", self.id, exc)
-            if self.on_lost is not None:
-                self.on_lost(self.id)
-            return
-        if isinstance(exc, StoreError):  # the store answered, and refused: no retry can pass
-            if self._outage is None:
-                self._outage = Outage(now)
-            self._outage.retry_at = float("inf")
-            log.error("table %s: the store refused %s: %s; closing the table", self.id, what,
-                      exc)
-            if self.on_refused is not None:
-                self.on_refused(self.id, f"the hall could not store {what} ({exc})")
+            if isinstance(exc, LeaseLost):
+                log.warning("table %s: %s; letting it go", self.id, exc)
+                if self.on_lost is not None:
+                    self.on_lost(self.id)
+            else:
+                log.error("table %s: the store refused %s: %s; closing the table", self.id,
+                          what, exc)
+                if self.on_refused is not None:
+                    self.on_refused(self.id, f"the hall could not store {what} ({exc})")
             return
         outage = self._outage
         if outage is None:
